@@ -1,0 +1,12 @@
+"""atmtcp: TCP over ATM-UBR, cell by cell, reproducing four classic papers."""
+from .model import (
+    Aal5Config, Connection, DropPolicy, Link, ModelError, Network, PortConfig, Run, TcpConfig,
+    TraceConfig,
+)
+from .simulate import simulate
+
+__version__ = "0.1.0"
+__all__ = [
+    "Aal5Config", "Connection", "DropPolicy", "Link", "ModelError", "Network", "PortConfig",
+    "Run", "TcpConfig", "TraceConfig", "simulate",
+]

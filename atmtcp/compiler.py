@@ -1,0 +1,322 @@
+"""Turn a validated :class:`atmtcp.model.Run` into the kernel's arrays.
+
+Routing is by fewest hops (breadth-first, ties broken by link order). Each direction of
+each link is an output port at its sending node; a host's port is its NIC, with an
+infinite buffer. A switch port through which every cell arrives from one and the same
+upstream port of no higher rate can never hold more than the cell in service, so the
+compiler folds it into the route's delays (cell time + propagation) instead of
+simulating it: this is exact, and it removes most of the events of the papers'
+topologies.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import model as m
+from .kernel import layout as L
+from .kernel.aal5 import CELL_BYTES, cells_for
+from .kernel.state import KernelState, SimState, pack
+
+NS = 1_000_000_000
+
+
+def cell_time_ns(rate_bps: float) -> int:
+    """Transmission time of one 53-byte cell at ``rate_bps``, rounded to the nanosecond
+    (2726 ns at 155.52 Mbps: the rate is 0.013 % higher than nominal)."""
+    return max(1, int(round(CELL_BYTES * 8 * NS / rate_bps)))
+
+
+@dataclass
+class PortSpec:
+    name: str
+    node: str
+    rate_bps: float
+    delay_s: float
+    config: m.PortConfig
+    is_nic: bool
+
+
+@dataclass
+class Compiled:
+    """Kernel state plus the names needed to label its results."""
+
+    state: SimState                # named views of the kernel's arenas
+    kernel_state: KernelState      # what the kernel runs on
+    port_names: list[str]          # kernel port index -> "node->neighbor"
+    all_port_names: list[str]      # every port of the network, folded ones included
+    folded_ports: list[str]
+    traced_ports: list[str]
+    capacity_bps: float            # maximum TCP goodput on the slowest data link
+    n_samples: int
+    sample_interval_ns: int
+
+
+def _ports(network: m.Network) -> dict[str, PortSpec]:
+    hosts = set(network.hosts)
+    overrides = dict(network.ports)
+    specs = {}
+    for link in network.links:
+        for a, b in ((link.a, link.b), (link.b, link.a)):
+            name = f"{a}->{b}"
+            is_nic = a in hosts
+            config = m.PortConfig(None) if is_nic else overrides.get(name, network.switch_port)
+            specs[name] = PortSpec(name, a, link.rate_bps, link.delay_s, config, is_nic)
+    return specs
+
+
+def _route(network: m.Network, src: str, dst: str) -> list[str]:
+    """Port names from ``src`` to ``dst`` along a fewest-hop path."""
+    neighbours: dict[str, list[str]] = {}
+    for link in network.links:
+        neighbours.setdefault(link.a, []).append(link.b)
+        neighbours.setdefault(link.b, []).append(link.a)
+    hosts = set(network.hosts)
+    previous = {src: None}
+    queue = deque([src])
+    while queue:
+        node = queue.popleft()
+        if node == dst:
+            break
+        if node in hosts and node != src:
+            continue  # hosts do not forward
+        for nxt in neighbours.get(node, []):
+            if nxt not in previous:
+                previous[nxt] = node
+                queue.append(nxt)
+    if dst not in previous:
+        raise m.ModelError("Connection", "dst", dst, f"a host reachable from {src!r}")
+    nodes = [dst]
+    while previous[nodes[-1]] is not None:
+        nodes.append(previous[nodes[-1]])
+    nodes.reverse()
+    return [f"{a}->{b}" for a, b in zip(nodes[:-1], nodes[1:])]
+
+
+def _foldable(specs: dict[str, PortSpec], routes: list[list[str]]) -> set[str]:
+    """Ports that provably never queue (see the module docstring)."""
+    upstream: dict[str, set[str]] = {}
+    for route in routes:
+        for before, port in zip(route[:-1], route[1:]):
+            upstream.setdefault(port, set()).add(before)
+    folded = set()
+    for name, ups in upstream.items():
+        spec = specs[name]
+        if spec.is_nic or len(ups) != 1:
+            continue
+        (up,) = ups
+        policy = spec.config.policy
+        if spec.config.buffer_cells is not None and policy.kind == "epd" and \
+                policy.resolved_threshold(spec.config.buffer_cells) < 1:
+            continue
+        if specs[up].rate_bps <= spec.rate_bps:
+            folded.add(name)
+    return folded
+
+
+def _window_cells(tcp: m.TcpConfig, cells_per_segment: int) -> int:
+    return (tcp.rcv_wnd // tcp.mss + 2) * cells_per_segment
+
+
+def compile_run(run: m.Run, scale: int = 1) -> Compiled:
+    """Allocate and fill the kernel state for ``run``.
+
+    ``scale`` multiplies the sizes of the growable pools (cell and packet pools, rings of
+    infinite buffers, heap); :func:`atmtcp.simulate.simulate` raises it when the kernel
+    reports one of them full.
+    """
+    network = run.network
+    specs = _ports(network)
+    overhead = run.aal5.overhead_bytes
+    ack_bytes = run.aal5.tcpip_header_bytes + run.aal5.llc_bytes + run.aal5.trailer_bytes
+
+    vc_routes = []      # (conn index, is_ack, port names)
+    for c, conn in enumerate(run.connections):
+        vc_routes.append((c, 0, _route(network, conn.src, conn.dst)))
+        vc_routes.append((c, 1, _route(network, conn.dst, conn.src)))
+    folded = _foldable(specs, [r for _, _, r in vc_routes])
+
+    kernel_ports = [name for name in specs if name not in folded and any(
+        name in r for _, _, r in vc_routes)]
+    index = {name: i for i, name in enumerate(kernel_ports)}
+    n_port, n_vc, n_conn = len(kernel_ports), len(vc_routes), len(run.connections)
+
+    # --- ring capacity per port: the buffer, or a bound on what can pile up in an infinite one
+    demand = {name: 0 for name in kernel_ports}
+    for c, is_ack, route in vc_routes:
+        tcp = run.connections[c].tcp
+        per_seg = cells_for(40, ack_bytes) if is_ack else cells_for(tcp.mss, overhead)
+        for name in route:
+            if name in demand:
+                demand[name] += 2 * _window_cells(tcp, per_seg)
+    ring_cap = []
+    for name in kernel_ports:
+        k = specs[name].config.buffer_cells
+        ring_cap.append(k if k is not None else demand[name] * scale + 64)
+    ring_base = np.concatenate([[0], np.cumsum(ring_cap)[:-1]]).astype(np.int64)
+
+    port = np.zeros((n_port, L.P_NFIELDS), np.int64)
+    portf = np.zeros((n_port, L.PF_NFIELDS), np.float64)
+    traced = [p for p in run.trace.ports]
+    for i, name in enumerate(kernel_ports):
+        spec = specs[name]
+        k = spec.config.buffer_cells
+        policy = spec.config.policy
+        port[i, L.P_CAPACITY] = L.INFINITE if k is None else k
+        port[i, L.P_CELL_NS] = cell_time_ns(spec.rate_bps)
+        port[i, L.P_POLICY] = m.POLICIES.index(policy.kind)
+        port[i, L.P_THRESHOLD] = policy.resolved_threshold(k)
+        port[i, L.P_KEEP_EOM] = int(policy.keep_eom)
+        port[i, L.P_RING_BASE] = ring_base[i]
+        port[i, L.P_RING_CAP] = ring_cap[i]
+        port[i, L.P_TRACE] = traced.index(name) + 1 if name in traced else 0
+        portf[i, L.PF_Z] = policy.z
+    for name in traced:
+        if name not in index:
+            allowed = "a simulated port: " + ", ".join(kernel_ports)
+            raise m.ModelError("TraceConfig", "ports", name, allowed)
+
+    # --- VCs, hop delays and channels
+    max_hops = max(sum(1 for p in r if p in index) for _, _, r in vc_routes)
+    vc = np.zeros((n_vc, L.V_NFIELDS), np.int64)
+    vc_port = np.full((n_vc, max_hops), -1, np.int64)
+    vc_chan = np.full((n_vc, max_hops), -1, np.int64)
+    vc_delay = np.zeros((n_vc, max_hops), np.int64)
+    channels: dict[tuple, int] = {}
+    chan_dst: list[int] = []
+    for v, (c, is_ack, route) in enumerate(vc_routes):
+        tcp = run.connections[c].tcp
+        hops = [p for p in route if p in index]
+        delays = []
+        pending = 0
+        for name in route:
+            if name in index and name != route[0]:
+                delays.append(pending)
+                pending = 0
+            if name in folded:
+                pending += cell_time_ns(specs[name].rate_bps)
+            pending += int(round(specs[name].delay_s * NS))
+        for h, name in enumerate(hops):
+            vc_port[v, h] = index[name]
+            if h + 1 < len(hops):
+                vc_delay[v, h] = delays[h]
+                key = (index[name], index[hops[h + 1]], delays[h])
+                if key not in channels:
+                    channels[key] = len(chan_dst)
+                    chan_dst.append(index[hops[h + 1]])
+                vc_chan[v, h] = channels[key]
+        vc[v, L.V_CONN] = c
+        vc[v, L.V_IS_ACK] = is_ack
+        vc[v, L.V_NHOPS] = len(hops)
+        vc[v, L.V_TAIL_NS] = pending
+        vc[v, L.V_DATA_CELLS] = cells_for(tcp.mss, overhead)
+        vc[v, L.V_HEADER_BYTES] = ack_bytes
+        vc[v, L.V_DELIVERY_CHAN] = len(chan_dst)
+        chan_dst.append(-1)
+    chan = np.zeros((len(chan_dst), L.CH_NFIELDS), np.int64)
+    chan[:, L.CH_DST_PORT] = chan_dst
+
+    # --- connections
+    conn = np.zeros((n_conn, L.C_NFIELDS), np.int64)
+    connf = np.zeros((n_conn, L.F_NFIELDS), np.float64)
+    sb_cap = 1
+    for c_obj in run.connections:
+        while sb_cap < c_obj.tcp.rcv_wnd // c_obj.tcp.mss + 4:
+            sb_cap *= 2
+    trace_set = set(run.trace.connections)
+    for c, cobj in enumerate(run.connections):
+        tcp = cobj.tcp
+        gran = int(round(tcp.granularity_s * NS))
+        scale_shift = tcp.window_scale
+        rcv_wnd = (tcp.rcv_wnd >> scale_shift) << scale_shift
+        initial_rto_ticks = max(1, int(round(tcp.initial_rto_s / tcp.granularity_s)))
+        row = conn[c]
+        row[L.C_FLAVOR] = m.FLAVORS.index(tcp.flavor)
+        row[L.C_MSS] = tcp.mss
+        row[L.C_RCV_WND] = rcv_wnd
+        row[L.C_MAX_CWND] = 65535 << scale_shift
+        row[L.C_GRAN_NS] = gran
+        row[L.C_RTTMIN] = tcp.min_rto_ticks
+        row[L.C_RXTMAX] = max(tcp.min_rto_ticks, int(round(tcp.max_rto_s / tcp.granularity_s)))
+        row[L.C_RTTVAR] = initial_rto_ticks  # 4.4BSD: REXMTVAL = srtt/8 + rttvar = initial RTO
+        row[L.C_RXTCUR] = min(max(initial_rto_ticks, row[L.C_RTTMIN]), row[L.C_RXTMAX])
+        row[L.C_TIMER_DEADLINE] = -1
+        row[L.C_TIMER_QUEUED] = -1
+        row[L.C_DATA_VC] = 2 * c
+        row[L.C_ACK_VC] = 2 * c + 1
+        row[L.C_START_NS] = int(round(cobj.start_s * NS))
+        row[L.C_INCREASE_RULE] = m.INCREASE_RULES.index(tcp.increase)
+        row[L.C_INCREASE_N] = tcp.increase_every_n
+        row[L.C_LAST_RCVD_SEG] = -1
+        row[L.C_DELACK] = int(tcp.delayed_ack)
+        row[L.C_DELACK_NS] = int(round(tcp.delayed_ack_max_s * NS))
+        row[L.C_DELACK_DEADLINE] = -1
+        row[L.C_DELACK_QUEUED] = -1
+        row[L.C_SB_MASK] = sb_cap - 1
+        row[L.C_TRACE] = int(c in trace_set)
+        connf[c, L.F_CWND] = tcp.mss
+        ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else rcv_wnd
+        connf[c, L.F_SSTHRESH] = float(ssthresh)
+
+    # --- pools, heap, traces
+    pool = 2 * sum(ring_cap) + 4096  # every queued cell may also wait in a channel
+    for (up, _dst, delay) in channels:
+        pool += delay // max(1, port[up, L.P_CELL_NS]) + 2
+    pool *= scale
+    cell = np.zeros((pool, L.E_NFIELDS), np.int64)
+    cell[:, L.E_NEXT] = np.arange(1, pool + 1)
+    cell[-1, L.E_NEXT] = -1
+    pkt = np.zeros((pool, L.K_NFIELDS), np.int64)
+    pkt[:, L.K_NEXT_FREE] = np.arange(1, pool + 1)
+    pkt[-1, L.K_NEXT_FREE] = -1
+    heap_cap = (len(chan_dst) + 8 * n_conn + 64) * scale
+
+    end_ns = int(round(run.duration_s * NS))
+    sample_ns = max(1, int(round(run.trace.sample_interval_s * NS)))
+    n_samples = end_ns // sample_ns + 1 if traced else 0
+    n_trace = run.trace.max_records if trace_set else 0
+    n_droplog = run.trace.max_records if traced else 0
+
+    g = np.zeros(L.G_NFIELDS, np.int64)
+    g[L.G_END] = end_ns
+    g[L.G_CELL_FREE] = 0
+    g[L.G_PKT_FREE] = 0
+    g[L.G_SAMPLE_NS] = sample_ns
+    g[L.G_NSAMPLES] = n_samples
+    g[L.G_TRACE_T0] = int(round(run.trace.start_s * NS))
+    g[L.G_TRACE_T1] = L.INFINITE if run.trace.stop_s == float("inf") else int(round(run.trace.stop_s * NS))
+
+    state = SimState(
+        g=g, conn=conn, connf=connf,
+        rsack=np.zeros((n_conn, L.RS_NFIELDS), np.int64),
+        sb=np.zeros((n_conn, sb_cap), np.uint8), rb=np.zeros((n_conn, sb_cap), np.uint8),
+        vc=vc, vc_port=vc_port, vc_chan=vc_chan, vc_delay=vc_delay,
+        port=port, portf=portf,
+        pv_count=np.zeros((n_port, n_vc), np.int64), pv_state=np.zeros((n_port, n_vc), np.int64),
+        ring_vc=np.zeros(int(sum(ring_cap)), np.int64), ring_t=np.zeros(int(sum(ring_cap)), np.int64),
+        chan=chan, cell=cell, pkt=pkt,
+        h_time=np.zeros(heap_cap, np.int64), h_seq=np.zeros(heap_cap, np.int64),
+        h_kind=np.zeros(heap_cap, np.int64), h_id=np.zeros(heap_cap, np.int64),
+        trace_t=np.zeros(n_trace, np.int64), trace_i=np.zeros((n_trace, 2), np.int64),
+        trace_v=np.zeros(n_trace, np.float64),
+        droplog=np.zeros((n_droplog, 4), np.int64),
+        qsample=np.zeros((n_samples, len(traced)), np.int64),
+        osample=np.zeros((n_samples, len(traced)), np.int64),
+    )
+    kernel_state, state = pack(state)
+    _schedule_initial_events(kernel_state, run, n_samples)
+
+    slowest = min(specs[p].rate_bps for _, is_ack, r in vc_routes if not is_ack for p in r)
+    mss = run.connections[0].tcp.mss
+    capacity = slowest * mss / (cells_for(mss, overhead) * CELL_BYTES)
+    return Compiled(state, kernel_state, kernel_ports, list(specs), sorted(folded), traced, capacity, n_samples, sample_ns)
+
+
+def _schedule_initial_events(state: KernelState, run: m.Run, n_samples: int) -> None:
+    from .kernel.heap import heap_push, next_seq
+    for c, connection in enumerate(run.connections):
+        heap_push(state, int(round(connection.start_s * NS)), next_seq(state), L.EV_START, c)
+    if n_samples:
+        heap_push(state, 0, next_seq(state), L.EV_SAMPLE, 0)

@@ -1,0 +1,15 @@
+"""AAL5 segmentation: how many 48-byte cell payloads a packet needs."""
+from .jit import jit
+
+CELL_BYTES = 53
+CELL_PAYLOAD_BYTES = 48
+
+
+@jit
+def cells_for(payload_bytes, overhead_bytes):
+    """Cells for ``payload_bytes`` plus ``overhead_bytes`` of headers and trailer, padded.
+
+    goyal1998 section 3.2: 512 data + 20 TCP + 20 IP + 8 LLC + 8 AAL5 trailer = 568
+    bytes, padded to 12 cells.
+    """
+    return (payload_bytes + overhead_bytes + CELL_PAYLOAD_BYTES - 1) // CELL_PAYLOAD_BYTES

@@ -1,0 +1,86 @@
+"""The main loop: pop the earliest event, dispatch it, until the end time."""
+from .heap import heap_pop, heap_push, next_seq
+from .state import itab, ivec, T_CELL, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
+from .jit import jit
+from .layout import (
+    C_DELACK_DEADLINE, C_DELACK_QUEUED, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
+    E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
+    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, K_PENDING, OK, V_CONN, V_IS_ACK,
+)
+from .ports import admit_cell, channel_pop, drain, free_record, release_packet_if_done, sample_ports
+from .unmanaged import unmanaged_state
+from .tcp import (
+    delayed_ack_expires, on_timeout, receiver_input, sender_receive_ack, tcp_output,
+    timer_expires,
+)
+
+
+@jit
+def deliver_packet(S, v, k, t):
+    """A complete packet of VC ``v`` reaches its host's TCP."""
+    pkt = itab(S, T_PKT)
+    vc = itab(S, T_VC)
+    pkt[k, K_PENDING] = 0
+    c = vc[v, V_CONN]
+    if vc[v, V_IS_ACK] == 1:
+        sender_receive_ack(S, c, k, t)
+    else:
+        receiver_input(S, c, k, t)
+    release_packet_if_done(S, k)
+
+
+@jit
+def dispatch(S, kind, ident, t):
+    """Handle one event (a channel's head has already been handled by the caller)."""
+    g = ivec(S, T_G)
+    if kind == EV_RTO:
+        if timer_expires(S, ident, t, C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO):
+            on_timeout(S, ident, t)
+    elif kind == EV_DELACK:
+        if timer_expires(S, ident, t, C_DELACK_DEADLINE, C_DELACK_QUEUED, EV_DELACK):
+            delayed_ack_expires(S, ident, t)
+    elif kind == EV_START:
+        tcp_output(S, ident, t)
+    elif kind == EV_SAMPLE:
+        sample_ports(S, ident, t)
+        if ident + 1 < g[G_NSAMPLES]:
+            heap_push(S, t + g[G_SAMPLE_NS], next_seq(S), EV_SAMPLE, ident + 1)
+
+
+@jit
+def run_until_end(owned):
+    """Run the simulation in ``owned`` up to ``g[G_END]`` ns. Returns the status code."""
+    S = unmanaged_state(owned)
+    cell = itab(S, T_CELL)
+    g = ivec(S, T_G)
+    h_id = ivec(S, T_H_ID)
+    h_kind = ivec(S, T_H_KIND)
+    h_time = ivec(S, T_H_TIME)
+    port = itab(S, T_PORT)
+    end = g[G_END]
+    while g[G_HEAP_LEN] > 0 and g[G_STATUS] == OK:
+        t = h_time[0]
+        if t > end:
+            break
+        g[G_NOW] = t
+        g[G_EVENTS] += 1
+        kind = h_kind[0]
+        ident = h_id[0]
+        if kind == EV_CHANNEL:
+            e = channel_pop(S, ident)
+            v = cell[e, E_VC]
+            hop = cell[e, E_HOP]
+            k = cell[e, E_PKT]
+            idx = cell[e, E_IDX]
+            free_record(S, e)
+            if idx >= 0:
+                admit_cell(S, v, hop, k, idx, t)
+            else:
+                deliver_packet(S, v, k, t)
+        else:
+            heap_pop(S)
+            dispatch(S, kind, ident, t)
+    g[G_NOW] = end
+    for p in range(port.shape[0]):
+        drain(S, p, end)
+    return g[G_STATUS]

@@ -1,0 +1,110 @@
+"""Column indices of the kernel's state tables and the integer codes of its enums.
+
+The kernel keeps each kind of entity (connection, virtual circuit, port, channel,
+cell, packet) as one row of a 2-D ``int64`` table (plus a ``float64`` table where a
+field is real-valued). The names below are the column numbers. Numba reads module
+globals as compile-time constants, so ``conn[c, C_SND_UNA]`` costs nothing more than
+a plain array index.
+
+Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
+"""
+
+# --- TCP connection, int64 table ``conn`` -------------------------------------------
+(
+    C_FLAVOR, C_MSS, C_RCV_WND, C_MAX_CWND,
+    C_SND_UNA, C_SND_NXT, C_SND_MAX,
+    C_DUPACKS, C_IN_RECOVERY, C_RECOVER, C_PIPE, C_HOLE_PTR, C_HIGH_SACK,
+    C_RTT_TIMING, C_RTT_SEQ, C_RTT_START, C_SRTT, C_RTTVAR, C_RXTSHIFT, C_RXTCUR,
+    C_RTTMIN, C_RXTMAX, C_GRAN_NS,
+    C_TIMER_DEADLINE, C_TIMER_QUEUED,
+    C_DATA_VC, C_ACK_VC, C_START_NS,
+    C_INCREASE_RULE, C_INCREASE_N, C_ACK_COUNT,
+    C_SEGS_SENT, C_RETRANSMITS, C_TIMEOUTS, C_FAST_RETRANSMITS, C_BYTES_SENT,
+    C_RCV_NXT, C_OOO_SEGS, C_LAST_RCVD_SEG,
+    C_DELACK, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_DEADLINE, C_DELACK_QUEUED,
+    C_ACKS_SENT, C_SB_MASK, C_TRACE,
+    C_NFIELDS,
+) = range(48)
+
+# --- TCP connection, float64 table ``connf`` -----------------------------------------
+F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
+
+# --- receiver's SACK memory, int64 table ``rsack`` (segment numbers, [left, right)) ---
+RS_NBLK, RS_L0, RS_R0, RS_L1, RS_R1, RS_L2, RS_R2, RS_NFIELDS = range(8)
+
+# --- TCP flavours ---------------------------------------------------------------------
+VANILLA, RENO, NEWRENO, SACK = range(4)
+FLAVOR_NAMES = ("vanilla", "reno", "newreno", "sack")
+
+# --- congestion-avoidance increase rules ------------------------------------------------
+INC_FLOAT, INC_BSD, INC_INTEGER, INC_INTEGER_EVERY_N = range(4)
+INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
+
+# --- virtual circuit, int64 table ``vc`` ------------------------------------------------
+(
+    V_CONN, V_IS_ACK, V_NHOPS, V_TAIL_NS, V_DELIVERY_CHAN, V_DATA_CELLS, V_HEADER_BYTES,
+    V_RS_SERIAL, V_RS_COUNT, V_RS_OK,
+    V_CELLS_SENT, V_FRAMES_OK, V_FRAMES_BAD,
+    V_NFIELDS,
+) = range(14)
+
+# --- output port, int64 table ``port`` ---------------------------------------------------
+(
+    P_CAPACITY, P_CELL_NS, P_POLICY, P_THRESHOLD, P_KEEP_EOM,
+    P_QUEUE, P_ACTIVE_VCS, P_BUSY_UNTIL, P_MAX_QUEUE,
+    P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN,
+    P_CELLS_IN, P_CELLS_OUT, P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC,
+    P_TRACE,
+    P_NFIELDS,
+) = range(21)
+DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)
+DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
+
+# --- output port, float64 table ``portf`` ------------------------------------------------
+PF_Z, PF_NFIELDS = range(2)
+
+# --- drop policies ---------------------------------------------------------------------------
+TAIL, PPD, EPD, SELECTIVE_DROP, FBA = range(5)
+POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba")
+
+# --- per (port, VC) packet state ``pv_state`` ------------------------------------------------
+PV_NORMAL, PV_DISCARD_ALL, PV_DISCARD_KEEP_EOM = range(3)
+
+# --- drop decisions (returned by policies) ---------------------------------------------------
+ACCEPT = -1
+DROP_OVERFLOW, DROP_THRESHOLD, DROP_PARTIAL, DROP_PERVC = range(4)
+
+# --- channel (FIFO of cells or packets between two kernel stages), int64 table ``chan`` -------
+CH_HEAD, CH_TAIL, CH_LEN, CH_DST_PORT, CH_NFIELDS = range(5)
+
+# --- cell / packet-delivery record in the pool, int64 table ``cell`` -------------------------
+E_TIME, E_SEQ, E_VC, E_HOP, E_PKT, E_IDX, E_NEXT, E_NFIELDS = range(8)
+
+# --- packet, int64 table ``pkt`` --------------------------------------------------------------
+(
+    K_VC, K_SERIAL, K_SEQ, K_WND, K_NCELLS, K_ALIVE, K_PENDING,
+    K_NSACK, K_S0, K_S1, K_S2, K_S3, K_S4, K_S5, K_NEXT_FREE,
+    K_NFIELDS,
+) = range(16)
+
+# --- event heap kinds ---------------------------------------------------------------------------
+EV_CHANNEL, EV_RTO, EV_DELACK, EV_START, EV_SAMPLE = range(5)
+
+# --- global scalars, int64 vector ``g`` -------------------------------------------------------------
+(
+    G_NOW, G_END, G_SEQ, G_HEAP_LEN, G_CELL_FREE, G_PKT_FREE, G_PKT_SERIAL,
+    G_STATUS, G_STATUS_ARG, G_EVENTS,
+    G_SAMPLE_NS, G_NSAMPLES, G_TRACE_T0, G_TRACE_T1,
+    G_TRACE_LEN, G_TRACE_TRUNCATED, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED,
+    G_NFIELDS,
+) = range(19)
+
+# --- kernel status codes -------------------------------------------------------------------------------
+OK, CELL_POOL_FULL, PACKET_POOL_FULL, RING_FULL, HEAP_FULL = range(5)
+STATUS_NAMES = ("ok", "cell pool full", "packet pool full", "port ring full", "event heap full")
+
+# --- TCP trace record kinds ------------------------------------------------------------------------------
+TR_CWND, TR_SSTHRESH, TR_SEQ_SENT, TR_ACK_RCVD, TR_TIMEOUT, TR_FAST_RETRANSMIT = range(6)
+TRACE_KIND_NAMES = ("cwnd", "ssthresh", "seq_sent", "ack_received", "timeout", "fast_retransmit")
+
+INFINITE = 1 << 62

@@ -1,0 +1,124 @@
+"""The kernel's whole state, and how it is packed for the kernel.
+
+Python sees :class:`SimState`, a named tuple of numpy arrays (one per table, described
+column by column in :mod:`atmtcp.kernel.layout`). The kernel sees :class:`KernelState`:
+one arena per dtype plus a layout table, so that a call passes four arrays instead of 29
+(a numba call copies every array struct of a tuple argument by value, which dominated the
+event loop). Kernel functions take views of the tables they use with :func:`itab`,
+:func:`ivec`, :func:`ftab`, :func:`fvec` and :func:`btab`; the views share memory with the
+arenas, and :func:`pack` returns the Python-side views of the same memory.
+"""
+from collections import namedtuple
+
+import numba
+import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+from .jit import jit_inline
+
+TABLES = (
+    # name, dtype, description
+    ("g", np.int64, "int64[G_NFIELDS]: clock, counters, status"),
+    ("conn", np.int64, "int64[n_conn, C_NFIELDS]: TCP sender and receiver"),
+    ("connf", np.float64, "float64[n_conn, F_NFIELDS]: cwnd, ssthresh"),
+    ("rsack", np.int64, "int64[n_conn, RS_NFIELDS]: receiver's last SACK blocks"),
+    ("sb", np.uint8, "uint8[n_conn, cap]: sender scoreboard (bit 0 SACKed, bit 1 retransmitted)"),
+    ("rb", np.uint8, "uint8[n_conn, cap]: receiver's out-of-order segments"),
+    ("vc", np.int64, "int64[n_vc, V_NFIELDS]"),
+    ("vc_port", np.int64, "int64[n_vc, max_hops]: ports along the route (hop 0 is the host's NIC)"),
+    ("vc_chan", np.int64, "int64[n_vc, max_hops]: channel from hop h to hop h+1"),
+    ("vc_delay", np.int64, "int64[n_vc, max_hops]: ns from departure at hop h to arrival at hop h+1"),
+    ("port", np.int64, "int64[n_port, P_NFIELDS]"),
+    ("portf", np.float64, "float64[n_port, PF_NFIELDS]"),
+    ("pv_count", np.int64, "int64[n_port, n_vc]: cells of each VC in each port's buffer"),
+    ("pv_state", np.int64, "int64[n_port, n_vc]: packet discard state of each VC at each port"),
+    ("ring_vc", np.int64, "int64[sum of ring capacities]: VC of each queued cell, per port"),
+    ("ring_t", np.int64, "int64[...]: departure-completion time of each queued cell"),
+    ("chan", np.int64, "int64[n_chan, CH_NFIELDS]"),
+    ("cell", np.int64, "int64[pool, E_NFIELDS]: cells and packets travelling in channels"),
+    ("pkt", np.int64, "int64[pool, K_NFIELDS]: packets in flight"),
+    ("h_time", np.int64, "int64[heap cap]: event heap, keyed by (time, seq)"),
+    ("h_seq", np.int64, ""),
+    ("h_kind", np.int64, ""),
+    ("h_id", np.int64, ""),
+    ("trace_t", np.int64, "int64[trace cap]: TCP trace record time"),
+    ("trace_i", np.int64, "int64[trace cap, 2]: connection, kind"),
+    ("trace_v", np.float64, "float64[trace cap]: value"),
+    ("droplog", np.int64, "int64[droplog cap, 4]: time, port, vc, reason"),
+    ("qsample", np.int64, "int64[n_samples, n_traced_ports]: queue length at each sample time"),
+    ("osample", np.int64, "int64[n_samples, n_traced_ports]: cumulative cells out at each sample"),
+)
+
+SimState = namedtuple("SimState", [name for name, _, _ in TABLES])
+KernelState = namedtuple("KernelState", ["I", "F", "B", "lay"])
+
+
+@intrinsic
+def address_as_void_pointer(typingctx, address):
+    """Reinterpret an integer address as ``void*`` (numba has no built-in cast)."""
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+    return types.voidptr(address), codegen
+
+# T_<NAME>: row of the layout table describing table <name>
+for _i, (_name, _, _) in enumerate(TABLES):
+    globals()[f"T_{_name.upper()}"] = _i
+LAY_OFFSET, LAY_ROWS, LAY_COLS = range(3)
+
+
+def pack(state: SimState) -> tuple[KernelState, SimState]:
+    """Copy the tables of ``state`` into arenas; return them and named views of them."""
+    arenas = {}
+    lay = np.zeros((len(TABLES), 3), np.int64)
+    for dtype in (np.int64, np.float64, np.uint8):
+        members = [(i, getattr(state, name)) for i, (name, dt, _) in enumerate(TABLES) if dt is dtype]
+        size = sum(a.size for _, a in members)
+        arena = np.zeros(max(size, 1), dtype)
+        offset = 0
+        for i, a in members:
+            lay[i] = (offset, a.shape[0], a.shape[1] if a.ndim == 2 else 1)
+            arena[offset:offset + a.size] = a.ravel()
+            offset += a.size
+        arenas[dtype] = arena
+    views = []
+    for i, (name, dtype, _) in enumerate(TABLES):
+        original = getattr(state, name)
+        off = lay[i, LAY_OFFSET]
+        views.append(arenas[dtype][off:off + original.size].reshape(original.shape))
+    return KernelState(arenas[np.int64], arenas[np.float64], arenas[np.uint8], lay), SimState(*views)
+
+
+@jit_inline
+def itab(S, t):
+    """2-D int64 table ``t`` (a ``T_*`` constant) as a view."""
+    address = S.I.ctypes.data + S.lay[t, 0] * 8
+    return numba.carray(address_as_void_pointer(address), (S.lay[t, 1], S.lay[t, 2]), np.int64)
+
+
+@jit_inline
+def ivec(S, t):
+    """1-D int64 table ``t`` as a view."""
+    address = S.I.ctypes.data + S.lay[t, 0] * 8
+    return numba.carray(address_as_void_pointer(address), S.lay[t, 1], np.int64)
+
+
+@jit_inline
+def ftab(S, t):
+    """2-D float64 table ``t`` as a view."""
+    address = S.F.ctypes.data + S.lay[t, 0] * 8
+    return numba.carray(address_as_void_pointer(address), (S.lay[t, 1], S.lay[t, 2]), np.float64)
+
+
+@jit_inline
+def fvec(S, t):
+    """1-D float64 table ``t`` as a view."""
+    address = S.F.ctypes.data + S.lay[t, 0] * 8
+    return numba.carray(address_as_void_pointer(address), S.lay[t, 1], np.float64)
+
+
+@jit_inline
+def btab(S, t):
+    """2-D uint8 table ``t`` as a view."""
+    address = S.B.ctypes.data + S.lay[t, 0]
+    return numba.carray(address_as_void_pointer(address), (S.lay[t, 1], S.lay[t, 2]), np.uint8)

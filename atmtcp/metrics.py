@@ -1,0 +1,37 @@
+"""Efficiency, fairness and related figures of merit (goyal1998 section 3.2)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .kernel.aal5 import CELL_BYTES, cells_for
+
+
+def max_tcp_throughput_bps(rate_bps: float, mss: int, overhead_bytes: int) -> float:
+    """Highest TCP goodput a link of ``rate_bps`` carries: MSS data bytes per
+    ``ceil((MSS + overhead)/48)`` cells. goyal1998 3.2: 512/636 x 155.52 = 125.2 Mbps.
+
+    This is the efficiency denominator C used throughout atmtcp. The paper also quotes
+    120.5 Mbps for ATM over SONET; atmtcp's links carry cells at the full 155.52 Mbps (no
+    SONET framing is modelled), so 125.2 Mbps is the maximum the simulated link can give.
+    """
+    return rate_bps * mss / (cells_for(mss, overhead_bytes) * CELL_BYTES)
+
+
+def efficiency(throughputs_bps, capacity_bps: float) -> float:
+    """goyal1998 3.2: ``E = sum(x_i) / C``."""
+    return float(np.sum(throughputs_bps) / capacity_bps)
+
+
+def fairness_index(throughputs_bps, expected_bps=None) -> float:
+    """Jain's fairness index (goyal1998 3.2): ``(sum x_i/e_i)^2 / (N sum (x_i/e_i)^2)``.
+
+    ``expected_bps`` defaults to equal shares, for which the ``e_i`` cancel. All-zero
+    throughputs give 1 (nobody is treated worse than anybody else).
+    """
+    x = np.asarray(throughputs_bps, dtype=float)
+    if expected_bps is not None:
+        x = x / np.asarray(expected_bps, dtype=float)
+    square_sum = float(np.sum(x * x))
+    if square_sum == 0.0:
+        return 1.0
+    return float(np.sum(x) ** 2 / (x.size * square_sum))

@@ -1,0 +1,276 @@
+"""Typed, validated description of a network and a run.
+
+Every dataclass checks its fields in ``__post_init__``; a bad value raises
+:class:`ModelError` naming the field, the value and what is allowed, before the kernel
+ever sees it. :func:`atmtcp.compiler.compile_run` turns a valid :class:`Run` into the
+kernel's arrays.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+OC3_BPS = 155.52e6
+"""SONET OC-3 / STS-3c line rate used by all four papers' ATM links."""
+
+POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba")
+FLAVORS = ("vanilla", "reno", "newreno", "sack")
+INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
+
+
+class ModelError(ValueError):
+    """A model field holds a value outside its allowed range."""
+
+    def __init__(self, owner: str, name: str, value, allowed: str):
+        self.field = f"{owner}.{name}"
+        super().__init__(f"{self.field} = {value!r} is not allowed: must be {allowed}")
+
+
+def _check(ok: bool, owner: str, name: str, value, allowed: str) -> None:
+    if not ok:
+        raise ModelError(owner, name, value, allowed)
+
+
+def _positive(owner, name, value, integer=False):
+    kind = int if integer else (int, float)
+    ok = isinstance(value, kind) and not isinstance(value, bool) and value > 0
+    if ok and not integer:
+        ok = math.isfinite(value)
+    _check(ok, owner, name, value, "a positive " + ("integer" if integer else "finite number"))
+
+
+def _non_negative(owner, name, value):
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+    _check(ok, owner, name, value, "a finite number >= 0")
+
+
+@dataclass(frozen=True)
+class DropPolicy:
+    """A switch port's drop policy (see :mod:`atmtcp.kernel.policies`).
+
+    ``threshold`` is R in cells: EPD's threshold (cheon 3.2; goyal1998 uses buffer - 200),
+    or the minimum drop threshold of Selective Drop and FBA (goyal1998 4.2). ``None``
+    lets the port choose: buffer - 200 cells for EPD, 0.9 x buffer for Selective Drop and
+    FBA (goyal1998 section 4). ``z`` is Selective Drop's load-ratio cutoff or FBA's
+    linear scale factor. ``keep_eom`` lets the EOM cell of a discarded packet through
+    when there is room (cheon's EPD pseudocode); PPD always discards it.
+    """
+
+    kind: str = "tail"
+    threshold: int | None = None
+    z: float = 0.8
+    keep_eom: bool = True
+
+    def __post_init__(self):
+        _check(self.kind in POLICIES, "DropPolicy", "kind", self.kind, f"one of {POLICIES}")
+        if self.threshold is not None:
+            ok = isinstance(self.threshold, int) and not isinstance(self.threshold, bool) and self.threshold >= 0
+            _check(ok, "DropPolicy", "threshold", self.threshold, "an integer >= 0 (cells) or None")
+        _positive("DropPolicy", "z", self.z)
+
+    def resolved_threshold(self, buffer_cells: int | None) -> int:
+        """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite)."""
+        if self.threshold is not None:
+            return self.threshold
+        if buffer_cells is None:
+            return 0
+        if self.kind == "epd":
+            return max(buffer_cells - 200, 1)
+        return int(round(0.9 * buffer_cells))
+
+
+@dataclass(frozen=True)
+class PortConfig:
+    """Buffer (cells; ``None`` = infinite, recording the maximum queue) and drop policy."""
+
+    buffer_cells: int | None = None
+    policy: DropPolicy = field(default_factory=DropPolicy)
+
+    def __post_init__(self):
+        if self.buffer_cells is not None:
+            _positive("PortConfig", "buffer_cells", self.buffer_cells, integer=True)
+            r = self.policy.resolved_threshold(self.buffer_cells)
+            _check(r <= self.buffer_cells, "DropPolicy", "threshold", r,
+                   f"between 0 and the buffer size K = {self.buffer_cells} cells")
+            if self.policy.kind == "epd":
+                _check(r >= 1, "DropPolicy", "threshold", r, ">= 1 cell for EPD")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A full-duplex link between nodes ``a`` and ``b``: each direction is an output port."""
+
+    a: str
+    b: str
+    rate_bps: float = OC3_BPS
+    delay_s: float = 5e-6
+
+    def __post_init__(self):
+        _check(isinstance(self.a, str) and self.a != "", "Link", "a", self.a, "a node name")
+        _check(isinstance(self.b, str) and self.b not in ("", self.a), "Link", "b", self.b,
+               "a node name other than a")
+        _positive("Link", "rate_bps", self.rate_bps)
+        _non_negative("Link", "delay_s", self.delay_s)
+
+
+@dataclass(frozen=True)
+class Aal5Config:
+    """Bytes added to each TCP segment before segmentation (goyal1998 3.2: 20 TCP + 20 IP
+    + 8 LLC + 8 AAL5 trailer)."""
+
+    tcpip_header_bytes: int = 40
+    llc_bytes: int = 8
+    trailer_bytes: int = 8
+
+    def __post_init__(self):
+        for name in ("tcpip_header_bytes", "llc_bytes", "trailer_bytes"):
+            value = getattr(self, name)
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            _check(ok, "Aal5Config", name, value, "an integer >= 0 (bytes)")
+
+    @property
+    def overhead_bytes(self) -> int:
+        return self.tcpip_header_bytes + self.llc_bytes + self.trailer_bytes
+
+
+@dataclass(frozen=True)
+class TcpConfig:
+    """One TCP connection's parameters.
+
+    ``rcv_wnd`` is the receiver's window in bytes; window scaling is used when it exceeds
+    65535 (goyal1998: 600000 bytes for WANs). ``initial_ssthresh=None`` starts slow start
+    with ssthresh equal to the receiver window (goyal1998 section 2: "typically initialized
+    to 64 kbytes", the LAN window). The timer is 4.4BSD's: ``granularity_s`` per tick,
+    ``min_rto_ticks`` and ``max_rto_s`` bound the RTO, ``initial_rto_s`` applies before the
+    first RTT sample.
+    """
+
+    flavor: str = "reno"
+    mss: int = 512
+    rcv_wnd: int = 65535
+    initial_ssthresh: int | None = None
+    granularity_s: float = 0.1
+    min_rto_ticks: int = 2
+    max_rto_s: float = 64.0
+    initial_rto_s: float = 3.0
+    increase: str = "float"
+    increase_every_n: int = 2
+    delayed_ack: bool = False
+    delayed_ack_max_s: float = 0.2
+
+    def __post_init__(self):
+        _check(self.flavor in FLAVORS, "TcpConfig", "flavor", self.flavor, f"one of {FLAVORS}")
+        _positive("TcpConfig", "mss", self.mss, integer=True)
+        _positive("TcpConfig", "rcv_wnd", self.rcv_wnd, integer=True)
+        _check(self.rcv_wnd >= self.mss, "TcpConfig", "rcv_wnd", self.rcv_wnd,
+               f">= one segment (mss = {self.mss} bytes)")
+        _check(self.rcv_wnd <= 65535 << 14, "TcpConfig", "rcv_wnd", self.rcv_wnd,
+               "<= 65535 << 14 bytes (RFC 1323 window scaling)")
+        if self.initial_ssthresh is not None:
+            _positive("TcpConfig", "initial_ssthresh", self.initial_ssthresh, integer=True)
+        _positive("TcpConfig", "granularity_s", self.granularity_s)
+        _positive("TcpConfig", "min_rto_ticks", self.min_rto_ticks, integer=True)
+        _positive("TcpConfig", "max_rto_s", self.max_rto_s)
+        _positive("TcpConfig", "initial_rto_s", self.initial_rto_s)
+        _check(self.increase in INCREASE_RULES, "TcpConfig", "increase", self.increase,
+               f"one of {INCREASE_RULES}")
+        _positive("TcpConfig", "increase_every_n", self.increase_every_n, integer=True)
+        _positive("TcpConfig", "delayed_ack_max_s", self.delayed_ack_max_s)
+
+    @property
+    def window_scale(self) -> int:
+        """RFC 1323 shift: the smallest with ``65535 << shift >= rcv_wnd``."""
+        shift = 0
+        while (65535 << shift) < self.rcv_wnd:
+            shift += 1
+        return shift
+
+
+@dataclass(frozen=True)
+class Connection:
+    """A persistent (infinite) TCP source at host ``src`` sending to host ``dst``."""
+
+    src: str
+    dst: str
+    tcp: TcpConfig = field(default_factory=TcpConfig)
+    start_s: float = 0.0
+
+    def __post_init__(self):
+        _check(isinstance(self.src, str) and self.src != "", "Connection", "src", self.src, "a host name")
+        _check(isinstance(self.dst, str) and self.dst not in ("", self.src), "Connection", "dst",
+               self.dst, "a host name other than src")
+        _non_negative("Connection", "start_s", self.start_s)
+
+
+@dataclass(frozen=True)
+class Network:
+    """Hosts, switches and links. Switch output ports take ``switch_port`` unless
+    ``ports`` names them (``"node->neighbor"``); host NICs have infinite buffers."""
+
+    hosts: tuple[str, ...]
+    switches: tuple[str, ...]
+    links: tuple[Link, ...]
+    switch_port: PortConfig = field(default_factory=PortConfig)
+    ports: tuple[tuple[str, PortConfig], ...] = ()
+
+    def __post_init__(self):
+        names = list(self.hosts) + list(self.switches)
+        _check(len(self.hosts) >= 2, "Network", "hosts", self.hosts, "at least two host names")
+        _check(len(set(names)) == len(names), "Network", "hosts", names, "unique node names")
+        _check(len(self.links) >= 1, "Network", "links", self.links, "at least one link")
+        known = set(names)
+        for link in self.links:
+            _check(link.a in known, "Link", "a", link.a, f"a node of the network {sorted(known)}")
+            _check(link.b in known, "Link", "b", link.b, f"a node of the network {sorted(known)}")
+        port_names = {f"{l.a}->{l.b}" for l in self.links} | {f"{l.b}->{l.a}" for l in self.links}
+        for name, _ in self.ports:
+            _check(name in port_names, "Network", "ports", name, f"one of {sorted(port_names)}")
+
+
+@dataclass(frozen=True)
+class TraceConfig:
+    """What to record besides the counters.
+
+    ``connections``: indices whose cwnd, ssthresh, sent sequence numbers, received ACKs,
+    timeouts and fast retransmits are recorded between ``start_s`` and ``stop_s``.
+    ``ports``: port names (``"node->neighbor"``) whose queue length and departures are
+    sampled every ``sample_interval_s`` and whose drops are logged.
+    """
+
+    connections: tuple[int, ...] = ()
+    ports: tuple[str, ...] = ()
+    start_s: float = 0.0
+    stop_s: float = math.inf
+    sample_interval_s: float = 1e-3
+    max_records: int = 1_000_000
+
+    def __post_init__(self):
+        _non_negative("TraceConfig", "start_s", self.start_s)
+        _check(self.stop_s >= self.start_s, "TraceConfig", "stop_s", self.stop_s, ">= start_s")
+        _positive("TraceConfig", "sample_interval_s", self.sample_interval_s)
+        _positive("TraceConfig", "max_records", self.max_records, integer=True)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A complete simulation: network, connections, duration, seed, framing and traces."""
+
+    network: Network
+    connections: tuple[Connection, ...]
+    duration_s: float
+    seed: int = 0
+    aal5: Aal5Config = field(default_factory=Aal5Config)
+    trace: TraceConfig = field(default_factory=TraceConfig)
+
+    def __post_init__(self):
+        _positive("Run", "duration_s", self.duration_s)
+        _check(isinstance(self.seed, int) and not isinstance(self.seed, bool) and 0 <= self.seed < 2**63,
+               "Run", "seed", self.seed, "an integer in [0, 2**63)")
+        _check(len(self.connections) >= 1, "Run", "connections", self.connections, "at least one connection")
+        hosts = set(self.network.hosts)
+        for c in self.connections:
+            _check(c.src in hosts, "Connection", "src", c.src, f"a host of the network {sorted(hosts)}")
+            _check(c.dst in hosts, "Connection", "dst", c.dst, f"a host of the network {sorted(hosts)}")
+        for i in self.trace.connections:
+            _check(isinstance(i, int) and 0 <= i < len(self.connections), "TraceConfig", "connections",
+                   i, f"a connection index in 0..{len(self.connections) - 1}")

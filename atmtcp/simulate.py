@@ -1,0 +1,131 @@
+"""``simulate(run) -> xarray.Dataset``: the public wrapper around the kernel (stumpy style:
+validate, allocate, call the kernel, label the result)."""
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from . import model as m
+from .compiler import NS, Compiled, compile_run
+from .kernel import layout as L
+from .kernel import run_until_end
+from .metrics import efficiency, fairness_index
+
+_GROWABLE = {L.CELL_POOL_FULL, L.PACKET_POOL_FULL, L.HEAP_FULL, L.RING_FULL}
+MAX_SCALE = 64
+
+
+class KernelError(RuntimeError):
+    """The kernel stopped with a status other than OK."""
+
+
+def run_kernel(run: m.Run) -> Compiled:
+    """Compile and run ``run``, growing the pools and retrying when one of them is full.
+
+    A retry starts the whole run again from t = 0 with larger pools, so the result does
+    not depend on the pool sizes.
+    """
+    scale = 1
+    while True:
+        compiled = compile_run(run, scale)
+        status = run_until_end(compiled.kernel_state)
+        if status == L.OK:
+            return compiled
+        arg = int(compiled.state.g[L.G_STATUS_ARG])
+        finite_ring = status == L.RING_FULL and compiled.state.port[arg, L.P_CAPACITY] != L.INFINITE
+        if status not in _GROWABLE or finite_ring or scale >= MAX_SCALE:
+            raise KernelError(f"kernel stopped: {L.STATUS_NAMES[status]} (argument {arg}, scale {scale})")
+        scale *= 2
+
+
+def simulate(run: m.Run) -> xr.Dataset:
+    """Simulate ``run`` and return its counters, metrics and traces as a Dataset."""
+    return to_dataset(run, run_kernel(run))
+
+
+def _var(values, dims, units, description):
+    return xr.Variable(dims, values, {"units": units, "description": description})
+
+
+def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
+    """Label the kernel's tables (see the variables' ``description`` attributes)."""
+    S = compiled.state
+    n = len(run.connections)
+    data = S.vc[0::2]
+    conn = S.conn
+    delivered = conn[:, L.C_RCV_NXT].astype(np.int64)
+    goodput = delivered * 8.0 / run.duration_s
+    ds = xr.Dataset(
+        {
+            "goodput_bps": _var(goodput, ("source",), "bit/s",
+                                "bytes delivered in order to the receiving application x 8 / duration"),
+            "delivered_bytes": _var(delivered, ("source",), "byte", "bytes delivered in order to the application"),
+            "sent_bytes": _var(conn[:, L.C_BYTES_SENT].copy(), ("source",), "byte",
+                               "TCP payload bytes sent, retransmissions included"),
+            "segments_sent": _var(conn[:, L.C_SEGS_SENT].copy(), ("source",), "1", "segments sent"),
+            "retransmissions": _var(conn[:, L.C_RETRANSMITS].copy(), ("source",), "1", "segments sent again"),
+            "timeouts": _var(conn[:, L.C_TIMEOUTS].copy(), ("source",), "1", "retransmission timeouts"),
+            "fast_retransmits": _var(conn[:, L.C_FAST_RETRANSMITS].copy(), ("source",), "1",
+                                     "fast retransmits (third duplicate ACK)"),
+            "frames_ok": _var(data[:, L.V_FRAMES_OK].copy(), ("source",), "1", "data packets reassembled"),
+            "frames_bad": _var(data[:, L.V_FRAMES_BAD].copy(), ("source",), "1",
+                               "data frames discarded at reassembly (a cell was missing)"),
+            "cells_in": _var(S.port[:, L.P_CELLS_IN].copy(), ("port",), "cell", "cells arriving at the port"),
+            "cells_out": _var(S.port[:, L.P_CELLS_OUT].copy(), ("port",), "cell", "cells fully transmitted"),
+            "cells_queued": _var(S.port[:, L.P_QUEUE].copy(), ("port",), "cell", "cells in the buffer at the end"),
+            "max_queue": _var(S.port[:, L.P_MAX_QUEUE].copy(), ("port",), "cell", "largest buffer occupancy"),
+            "cells_dropped": _var(S.port[:, list(L.DROP_COLUMNS)].copy(), ("port", "drop_reason"), "cell",
+                                  "cells dropped, by reason"),
+            "capacity_bps": _var(compiled.capacity_bps, (), "bit/s",
+                                 "maximum TCP goodput of the bottleneck (goyal1998 3.2: 125.2 Mbps)"),
+            "efficiency": _var(efficiency(goodput, compiled.capacity_bps), (), "1",
+                               "sum of goodputs / capacity_bps (goyal1998 3.2)"),
+            "fairness": _var(fairness_index(goodput), (), "1", "Jain's fairness index of the goodputs"),
+            "events": _var(int(S.g[L.G_EVENTS]), (), "1", "kernel events processed"),
+        },
+        coords={
+            "source": np.arange(n),
+            "port": compiled.port_names,
+            "drop_reason": list(L.DROP_REASON_NAMES),
+        },
+        attrs={
+            "duration_s": run.duration_s,
+            "seed": run.seed,
+            "folded_ports": ", ".join(compiled.folded_ports),
+        },
+    )
+    _add_traces(ds, run, compiled)
+    return ds
+
+
+def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
+    S = compiled.state
+    n_rec = int(S.g[L.G_TRACE_LEN])
+    if S.trace_t.size:
+        ds["trace_time"] = _var(S.trace_t[:n_rec] / NS, ("record",), "s", "time of the TCP trace record")
+        ds["trace_source"] = _var(S.trace_i[:n_rec, 0].copy(), ("record",), "1", "connection index")
+        ds["trace_kind"] = _var(np.array(L.TRACE_KIND_NAMES)[S.trace_i[:n_rec, 1]], ("record",), "1",
+                                "what was recorded: " + ", ".join(L.TRACE_KIND_NAMES))
+        ds["trace_value"] = _var(S.trace_v[:n_rec].copy(), ("record",), "byte",
+                                 "cwnd or ssthresh (bytes), sequence or ACK number (bytes)")
+        ds.attrs["trace_truncated"] = int(S.g[L.G_TRACE_TRUNCATED])
+    if compiled.n_samples:
+        times = np.arange(compiled.n_samples) * compiled.sample_interval_ns / NS
+        ds.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
+        ds.coords["traced_port"] = compiled.traced_ports
+        ds["queue_cells"] = _var(S.qsample.copy(), ("sample_time", "traced_port"), "cell",
+                                 "buffer occupancy at the sampling instant")
+        ds["departed_cells"] = _var(S.osample.copy(), ("sample_time", "traced_port"), "cell",
+                                    "cumulative cells transmitted by the sampling instant")
+        n_drop = int(S.g[L.G_DROPLOG_LEN])
+        log = S.droplog[:n_drop]
+        ds["drop_time"] = _var(log[:, 0] / NS, ("drop",), "s", "time of a cell drop at a traced port")
+        ds["drop_port"] = _var(np.array(compiled.port_names, dtype=object)[log[:, 1]].astype(str)
+                               if n_drop else np.array([], dtype=str), ("drop",), "1", "port")
+        ds["drop_source"] = _var(S.vc[log[:, 2], L.V_CONN] if n_drop else np.array([], np.int64),
+                                 ("drop",), "1", "connection whose cell was dropped")
+        ds["drop_is_ack"] = _var(S.vc[log[:, 2], L.V_IS_ACK] if n_drop else np.array([], np.int64),
+                                 ("drop",), "1", "1 if the cell belonged to an ACK")
+        ds["drop_reason_code"] = _var(log[:, 3].copy(), ("drop",), "1",
+                                      "index into the drop_reason coordinate")
+        ds.attrs["droplog_truncated"] = int(S.g[L.G_DROPLOG_TRUNCATED])

@@ -1,0 +1,51 @@
+"""Builders for the papers' networks on top of :mod:`atmtcp.model`."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import model as m
+
+BOTTLENECK = "SW1->SW2"
+"""The port every data cell of the N-source configuration goes through."""
+
+
+def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
+                     rate_bps: float = m.OC3_BPS) -> m.Network:
+    """goyal1998 Fig. 3: sources S1..SN -> switch SW1 -> switch SW2 -> destinations D1..DN.
+
+    Every link has the same rate and delay (goyal1998 3.1: "All link delays are 5 us for
+    LANs and 5 ms for WANs ... the RTT due to the propagation delay is 30 us and 30 ms",
+    three links each way). Every switch output port gets ``port``; the one that congests
+    is :data:`BOTTLENECK` (SW1's port towards SW2), the only port shared by the N data
+    VCs. Processing delays are zero (goyal1997 slides: "All processing delay, delay
+    variation = 0").
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise m.ModelError("n_source_network", "n", n, "an integer >= 1")
+    sources = tuple(f"S{i + 1}" for i in range(n))
+    sinks = tuple(f"D{i + 1}" for i in range(n))
+    links = [m.Link(s, "SW1", rate_bps, link_delay_s) for s in sources]
+    links.append(m.Link("SW1", "SW2", rate_bps, link_delay_s))
+    links += [m.Link("SW2", d, rate_bps, link_delay_s) for d in sinks]
+    return m.Network(hosts=sources + sinks, switches=("SW1", "SW2"), links=tuple(links), switch_port=port)
+
+
+def start_times(n: int, jitter_s: float, seed: int) -> list[float]:
+    """All sources at t = 0 (goyal1998 3.1, "the worst case") when ``jitter_s`` is 0,
+    else independent uniform draws in ``[0, jitter_s)`` from a generator seeded by ``seed``."""
+    if jitter_s == 0:
+        return [0.0] * n
+    if jitter_s < 0:
+        raise m.ModelError("start_times", "jitter_s", jitter_s, "a number >= 0")
+    return [float(x) for x in np.random.default_rng(seed).uniform(0.0, jitter_s, n)]
+
+
+def n_source_run(n: int, link_delay_s: float, port: m.PortConfig, tcp: m.TcpConfig,
+                 duration_s: float, seed: int = 0, start_jitter_s: float = 0.0,
+                 trace: m.TraceConfig | None = None, aal5: m.Aal5Config | None = None) -> m.Run:
+    """A run of ``n`` persistent sources on :func:`n_source_network`."""
+    network = n_source_network(n, link_delay_s, port)
+    starts = start_times(n, start_jitter_s, seed)
+    connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp, starts[i]) for i in range(n))
+    return m.Run(network, connections, duration_s, seed=seed,
+                 aal5=aal5 or m.Aal5Config(), trace=trace or m.TraceConfig())
