@@ -49,6 +49,7 @@ class Compiled:
     all_port_names: list[str]      # every port of the network, folded ones included
     folded_ports: list[str]
     traced_ports: list[str]
+    folded_after: list[int]        # per VC: folded ports after its last simulated port
     capacity_bps: float            # maximum TCP goodput on the slowest data link
     n_samples: int
     sample_interval_ns: int
@@ -256,6 +257,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         row[L.C_DELACK_QUEUED] = -1
         row[L.C_SB_MASK] = sb_cap - 1
         row[L.C_TRACE] = int(c in trace_set)
+        row[L.C_NLOSS] = len(cobj.lost_segments)
         connf[c, L.F_CWND] = tcp.mss
         ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else rcv_wnd
         connf[c, L.F_SSTHRESH] = float(ssthresh)
@@ -304,6 +306,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         droplog=np.zeros((n_droplog, 4), np.int64),
         qsample=np.zeros((n_samples, len(traced)), np.int64),
         osample=np.zeros((n_samples, len(traced)), np.int64),
+        loss=_loss_table(run),
     )
     kernel_state, state = pack(state)
     _schedule_initial_events(kernel_state, run, n_samples)
@@ -311,7 +314,16 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     slowest = min(specs[p].rate_bps for _, is_ack, r in vc_routes if not is_ack for p in r)
     mss = run.connections[0].tcp.mss
     capacity = slowest * mss / (cells_for(mss, overhead) * CELL_BYTES)
-    return Compiled(state, kernel_state, kernel_ports, list(specs), sorted(folded), traced, capacity, n_samples, sample_ns)
+    folded_after = [len(r) - 1 - max(i for i, p in enumerate(r) if p in index) for _, _, r in vc_routes]
+    return Compiled(state, kernel_state, kernel_ports, list(specs), sorted(folded), traced, folded_after, capacity, n_samples, sample_ns)
+
+
+def _loss_table(run: m.Run) -> np.ndarray:
+    width = max(1, max(len(c.lost_segments) for c in run.connections))
+    table = np.full((len(run.connections), width), -1, np.int64)
+    for i, c in enumerate(run.connections):
+        table[i, :len(c.lost_segments)] = c.lost_segments
+    return table
 
 
 def _schedule_initial_events(state: KernelState, run: m.Run, n_samples: int) -> None:

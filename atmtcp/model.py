@@ -188,18 +188,27 @@ class TcpConfig:
 
 @dataclass(frozen=True)
 class Connection:
-    """A persistent (infinite) TCP source at host ``src`` sending to host ``dst``."""
+    """A persistent (infinite) TCP source at host ``src`` sending to host ``dst``.
+
+    ``lost_segments``: segment numbers (``seq // mss``, from 0) whose first transmission
+    is lost before it enters the network: scripted losses for tests and for the
+    single-connection figures (goyal1998 Figs. 5-7). Retransmissions always go through.
+    """
 
     src: str
     dst: str
     tcp: TcpConfig = field(default_factory=TcpConfig)
     start_s: float = 0.0
+    lost_segments: tuple[int, ...] = ()
 
     def __post_init__(self):
         _check(isinstance(self.src, str) and self.src != "", "Connection", "src", self.src, "a host name")
         _check(isinstance(self.dst, str) and self.dst not in ("", self.src), "Connection", "dst",
                self.dst, "a host name other than src")
         _non_negative("Connection", "start_s", self.start_s)
+        for seg in self.lost_segments:
+            _check(isinstance(seg, int) and not isinstance(seg, bool) and seg >= 0, "Connection",
+                   "lost_segments", self.lost_segments, "a tuple of segment numbers >= 0")
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,16 @@ def simulate(run: m.Run) -> xr.Dataset:
     return to_dataset(run, run_kernel(run))
 
 
+def cell_transmissions(compiled: Compiled) -> int:
+    """Cells sent over any link: departures of simulated ports plus, for each VC, the cells
+    that left its last simulated port times the folded ports after it."""
+    S = compiled.state
+    total = int(S.port[:, L.P_CELLS_OUT].sum())
+    for v in range(S.vc.shape[0]):
+        total += int(S.vc[v, L.V_CELLS_PAST_LAST]) * compiled.folded_after[v]
+    return total
+
+
 def _var(values, dims, units, description):
     return xr.Variable(dims, values, {"units": units, "description": description})
 
@@ -67,6 +77,8 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
             "timeouts": _var(conn[:, L.C_TIMEOUTS].copy(), ("source",), "1", "retransmission timeouts"),
             "fast_retransmits": _var(conn[:, L.C_FAST_RETRANSMITS].copy(), ("source",), "1",
                                      "fast retransmits (third duplicate ACK)"),
+            "scripted_losses": _var(conn[:, L.C_SCRIPTED_LOSSES].copy(), ("source",), "1",
+                                    "first transmissions lost by the run's loss script"),
             "frames_ok": _var(data[:, L.V_FRAMES_OK].copy(), ("source",), "1", "data packets reassembled"),
             "frames_bad": _var(data[:, L.V_FRAMES_BAD].copy(), ("source",), "1",
                                "data frames discarded at reassembly (a cell was missing)"),
@@ -82,6 +94,8 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
                                "sum of goodputs / capacity_bps (goyal1998 3.2)"),
             "fairness": _var(fairness_index(goodput), (), "1", "Jain's fairness index of the goodputs"),
             "events": _var(int(S.g[L.G_EVENTS]), (), "1", "kernel events processed"),
+            "cell_transmissions": _var(cell_transmissions(compiled), (), "cell",
+                                       "cells transmitted on all links, folded ports included"),
         },
         coords={
             "source": np.arange(n),

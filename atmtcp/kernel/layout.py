@@ -22,9 +22,9 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_SEGS_SENT, C_RETRANSMITS, C_TIMEOUTS, C_FAST_RETRANSMITS, C_BYTES_SENT,
     C_RCV_NXT, C_OOO_SEGS, C_LAST_RCVD_SEG,
     C_DELACK, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_DEADLINE, C_DELACK_QUEUED,
-    C_ACKS_SENT, C_SB_MASK, C_TRACE,
+    C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
     C_NFIELDS,
-) = range(48)
+) = range(50)
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
 F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
@@ -44,9 +44,9 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
 (
     V_CONN, V_IS_ACK, V_NHOPS, V_TAIL_NS, V_DELIVERY_CHAN, V_DATA_CELLS, V_HEADER_BYTES,
     V_RS_SERIAL, V_RS_COUNT, V_RS_OK,
-    V_CELLS_SENT, V_FRAMES_OK, V_FRAMES_BAD,
+    V_CELLS_SENT, V_FRAMES_OK, V_FRAMES_BAD, V_CELLS_PAST_LAST,
     V_NFIELDS,
-) = range(14)
+) = range(15)
 
 # --- output port, int64 table ``port`` ---------------------------------------------------
 (

@@ -23,7 +23,7 @@ from .layout import (
     K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND, P_ACTIVE_VCS, P_BUSY_UNTIL, P_CAPACITY,
     P_CELL_NS, P_CELLS_IN, P_CELLS_OUT, P_DROP_OVERFLOW, P_KEEP_EOM, P_MAX_QUEUE,
     P_POLICY, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_THRESHOLD,
-    P_TRACE, PACKET_POOL_FULL, PF_Z, RING_FULL, V_CELLS_SENT, V_DELIVERY_CHAN,
+    P_TRACE, PACKET_POOL_FULL, PF_Z, RING_FULL, V_CELLS_PAST_LAST, V_CELLS_SENT, V_DELIVERY_CHAN,
     V_FRAMES_BAD, V_FRAMES_OK, V_NHOPS, V_RS_COUNT, V_RS_OK, V_RS_SERIAL, V_TAIL_NS,
 )
 from .policies import cell_decision
@@ -249,6 +249,7 @@ def reassemble(S, v, k, idx, t):
     pkt = itab(S, T_PKT)
     vc = itab(S, T_VC)
     serial = pkt[k, K_SERIAL]
+    vc[v, V_CELLS_PAST_LAST] += 1
     count = vc[v, V_RS_COUNT]
     if count == 0:
         vc[v, V_RS_SERIAL] = serial

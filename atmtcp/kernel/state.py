@@ -48,6 +48,7 @@ TABLES = (
     ("droplog", np.int64, "int64[droplog cap, 4]: time, port, vc, reason"),
     ("qsample", np.int64, "int64[n_samples, n_traced_ports]: queue length at each sample time"),
     ("osample", np.int64, "int64[n_samples, n_traced_ports]: cumulative cells out at each sample"),
+    ("loss", np.int64, "int64[n_conn, max losses]: segment numbers lost on first transmission"),
 )
 
 SimState = namedtuple("SimState", [name for name, _, _ in TABLES])

@@ -21,7 +21,7 @@ at ``t`` for ``n`` ticks expires at the ``n``-th tick boundary after ``t``.
 """
 from .aal5 import cells_for
 from .heap import heap_push, next_seq
-from .state import btab, ftab, fvec, itab, ivec, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC
+from .state import btab, ftab, fvec, itab, ivec, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
 from .jit import jit
 from .layout import (
     C_ACK_COUNT, C_ACK_VC, C_ACKS_SENT, C_BYTES_SENT, C_DATA_VC, C_DELACK,
@@ -31,7 +31,7 @@ from .layout import (
     C_RCV_NXT, C_RCV_WND, C_RECOVER, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
     C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT, C_SB_MASK, C_SEGS_SENT, C_SND_MAX,
     C_SND_NXT, C_SND_UNA, C_SRTT, C_START_NS, C_TIMEOUTS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
-    C_TRACE, EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
+    C_NLOSS, C_SCRIPTED_LOSSES, C_TRACE, EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, NEWRENO, RENO,
     RS_L0, RS_NBLK, RS_R0, SACK, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
     TR_SSTHRESH, TR_TIMEOUT, V_DATA_CELLS, V_HEADER_BYTES, VANILLA,
@@ -206,29 +206,44 @@ def halve_window(S, c):
 
 # --- sending -------------------------------------------------------------------------------------
 @jit
+def scripted_loss(S, c, seq):
+    """True if the first transmission of segment ``seq`` is to be lost (tests, figures)."""
+    conn = itab(S, T_CONN)
+    loss = itab(S, T_LOSS)
+    seg = seq // conn[c, C_MSS]
+    for i in range(conn[c, C_NLOSS]):
+        if loss[c, i] == seg:
+            return True
+    return False
+
+
+@jit
 def send_segment(S, c, seq, t):
     """Put the full-size segment starting at ``seq`` on the wire."""
     conn = itab(S, T_CONN)
     vc = itab(S, T_VC)
     v = conn[c, C_DATA_VC]
-    k = alloc_packet(S, v, seq, 0, vc[v, V_DATA_CELLS])
-    if k < 0:
-        return
     mss = conn[c, C_MSS]
     conn[c, C_SEGS_SENT] += 1
     conn[c, C_BYTES_SENT] += mss
-    if seq < conn[c, C_SND_MAX]:
-        conn[c, C_RETRANSMITS] += 1
-    else:
+    first_transmission = seq >= conn[c, C_SND_MAX]
+    if first_transmission:
         conn[c, C_SND_MAX] = seq + mss
         if conn[c, C_RTT_TIMING] == 0:
             conn[c, C_RTT_TIMING] = 1
             conn[c, C_RTT_SEQ] = seq
             conn[c, C_RTT_START] = t
+    else:
+        conn[c, C_RETRANSMITS] += 1
     if conn[c, C_TIMER_DEADLINE] < 0:
         rto_arm(S, c, t)
     trace(S, c, TR_SEQ_SENT, seq, t)
-    transmit_cells(S, v, k, t)
+    if first_transmission and conn[c, C_NLOSS] > 0 and scripted_loss(S, c, seq):
+        conn[c, C_SCRIPTED_LOSSES] += 1
+        return
+    k = alloc_packet(S, v, seq, 0, vc[v, V_DATA_CELLS])
+    if k >= 0:
+        transmit_cells(S, v, k, t)
 
 
 @jit
