@@ -21,6 +21,8 @@ from .kernel.aal5 import CELL_BYTES, cells_for
 from .kernel.state import KernelState, SimState, pack
 
 NS = 1_000_000_000
+INITIAL_INFINITE_RING = 16384
+"""Cells an infinite buffer's ring holds at first; it doubles (whole run repeated) when full."""
 
 
 def cell_time_ns(rate_bps: float) -> int:
@@ -155,7 +157,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     ring_cap = []
     for name in kernel_ports:
         k = specs[name].config.buffer_cells
-        ring_cap.append(k if k is not None else demand[name] * scale + 64)
+        ring_cap.append(k if k is not None else min(demand[name], INITIAL_INFINITE_RING) * scale + 64)
     ring_base = np.concatenate([[0], np.cumsum(ring_cap)[:-1]]).astype(np.int64)
 
     port = np.zeros((n_port, L.P_NFIELDS), np.int64)
@@ -263,15 +265,16 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         connf[c, L.F_SSTHRESH] = float(ssthresh)
 
     # --- pools, heap, traces
-    pool = 2 * sum(ring_cap) + 4096  # every queued cell may also wait in a channel
+    pool = sum(ring_cap) + 4096 * scale  # a cell waits in a channel while queued or on the wire
     for (up, _dst, delay) in channels:
         pool += delay // max(1, port[up, L.P_CELL_NS]) + 2
-    pool *= scale
+    segments = sum(c.tcp.rcv_wnd // c.tcp.mss + 2 for c in run.connections)
+    packet_pool = min(pool, 4 * segments * scale + 4096)
     cell = np.zeros((pool, L.E_NFIELDS), np.int64)
     cell[:, L.E_NEXT] = np.arange(1, pool + 1)
     cell[-1, L.E_NEXT] = -1
-    pkt = np.zeros((pool, L.K_NFIELDS), np.int64)
-    pkt[:, L.K_NEXT_FREE] = np.arange(1, pool + 1)
+    pkt = np.zeros((packet_pool, L.K_NFIELDS), np.int64)
+    pkt[:, L.K_NEXT_FREE] = np.arange(1, packet_pool + 1)
     pkt[-1, L.K_NEXT_FREE] = -1
     heap_cap = (len(chan_dst) + 8 * n_conn + 64) * scale
 

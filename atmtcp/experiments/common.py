@@ -1,0 +1,152 @@
+"""What every experiment is made of: a grid of points, a run per point, a reduction.
+
+An :class:`Experiment` is named by its target id of shared/REPRODUCTION.md. Its
+``points(quick)`` lists the grid points (dicts whose keys become the Dataset's
+dimensions); ``run_point(point, quick)`` simulates one point and reduces it to a small
+Dataset without grid dimensions; :func:`atmtcp.runner.assemble` stacks the points.
+A derived experiment (``parents``) computes its Dataset from other experiments' results
+instead of simulating.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import xarray as xr
+
+from .. import model as m
+from ..simulate import simulate
+from ..topologies import BOTTLENECK, n_source_run
+
+POLICY_LABELS = {"ubr": "UBR", "epd": "EPD", "selective_drop": "Selective Drop", "fba": "FBA"}
+"""The papers' column names. ``ubr`` is plain UBR: tail drop (random cell discard)."""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One reproduction target (see the module docstring)."""
+
+    id: str
+    title: str
+    points: Callable[[bool], list[dict]] | None = None
+    run_point: Callable[[dict, bool], xr.Dataset] | None = None
+    parents: tuple[str, ...] = ()
+    derive: Callable[[dict[str, xr.Dataset]], xr.Dataset] | None = None
+    notes: str = ""
+    attrs: dict = field(default_factory=dict)
+
+
+def grid(**axes) -> list[dict]:
+    """The full factorial of ``axes`` (name -> list of values), first axis slowest."""
+    points = [{}]
+    for name, values in axes.items():
+        points = [dict(p, **{name: v}) for p in points for v in values]
+    return points
+
+
+# --- goyal1998's N-source configuration -----------------------------------------------------------
+NETWORKS = {
+    # goyal1998 3.1: link delay, receiver window, run duration
+    "lan": {"delay_s": 5e-6, "rcv_wnd": 65535, "duration_s": 10.0, "buffers": (1000, 3000)},
+    "wan": {"delay_s": 5e-3, "rcv_wnd": 600000, "duration_s": 20.0, "buffers": (12000, 36000)},
+    # goyal1997 slides: MSS 9180, window "34000 x 8" read as 34000 << 8 (RFC 1323 scale 8:
+    # 8704000 bytes; 34000 x 8 = 272000 bytes could never fill the buffers of "1 to 3 times
+    # RTT"), buffers 200000 and 600000 cells. The slides give no delays: a geostationary
+    # SW1-SW2 hop of 275 ms one way with 5 ms access links makes the propagation RTT 570 ms,
+    # whose bandwidth-delay product (209000 cells) matches "1 RTT" = 200000 cells. No
+    # duration is given: 50 s, about 90 RTTs.
+    "satellite": {"delay_s": 5e-3, "trunk_delay_s": 0.275, "rcv_wnd": 34000 << 8, "mss": 9180,
+                  "duration_s": 50.0, "buffers": (200000, 600000)},
+}
+QUICK_DURATION_S = {"lan": 1.0, "wan": 2.0, "satellite": 6.0}
+JITTER_S = 0.01
+"""Start-time spread of the seeded runs (seed > 0). Seed 0 is the paper's setup, all
+sources starting at t = 0 (goyal1998 3.1: "a worst case scenario")."""
+
+
+def policy_config(policy: str, buffer: int | None, sources: int, packet_cells: int,
+                  r_fraction: float = 0.9, z: float = 0.8) -> m.PortConfig:
+    """The switch port of goyal1998 section 4 for a policy column.
+
+    EPD: threshold = buffer - 200 cells when a packet is 12 cells (4.1: "200 cells are
+    enough to hold one packet each from all 15 TCP connections"), in general buffer -
+    N x packet size (4.1: "the threshold R should be set to the buffer size - N x the
+    maximum packet size"), at least 200. Selective Drop and FBA: R = 0.9 K, Z = 0.8
+    (section 7: "the values of R and Z are chosen to be 0.9 and 0.8").
+    """
+    if buffer is None:
+        return m.PortConfig(None, m.DropPolicy("tail"))
+    if policy == "ubr":
+        return m.PortConfig(buffer, m.DropPolicy("tail"))
+    if policy == "epd":
+        reserve = max(200, sources * packet_cells)
+        return m.PortConfig(buffer, m.DropPolicy("epd", threshold=max(1, buffer - reserve)))
+    threshold = int(round(r_fraction * buffer))
+    return m.PortConfig(buffer, m.DropPolicy(policy, threshold=threshold, z=z))
+
+
+def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: str, seed: int,
+              quick: bool, mss: int = 512, rcv_wnd: int | None = None, duration_s: float | None = None,
+              r_fraction: float = 0.9, z: float = 0.8, trace: m.TraceConfig | None = None,
+              link_delay_s: float | None = None) -> m.Run:
+    """A goyal1998 N-source run for one grid point (seed 0: no start jitter)."""
+    params = NETWORKS[network]
+    duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
+    mss = params.get("mss", mss)
+    tcp_config = m.TcpConfig(tcp, mss=mss, rcv_wnd=rcv_wnd or params["rcv_wnd"])
+    packet_cells = -(-(mss + m.Aal5Config().overhead_bytes) // 48)
+    port = policy_config(policy, buffer, sources, packet_cells, r_fraction, z)
+    jitter = JITTER_S if seed > 0 else 0.0
+    return n_source_run(sources, link_delay_s if link_delay_s is not None else params["delay_s"],
+                        port, tcp_config, duration, seed, jitter, trace,
+                        trunk_delay_s=params.get("trunk_delay_s"))
+
+
+def summarize(ds: xr.Dataset, with_sources: bool = True) -> xr.Dataset:
+    """The numbers a table cell needs from one run."""
+    bottleneck = ds.sel(port=BOTTLENECK)
+    out = xr.Dataset({
+        "efficiency": ds.efficiency,
+        "fairness": ds.fairness,
+        "timeouts": xr.DataArray(int(ds.timeouts.sum()), attrs={"units": "1", "description": "timeouts, all sources"}),
+        "fast_retransmits": xr.DataArray(int(ds.fast_retransmits.sum()), attrs={
+            "units": "1", "description": "fast retransmits, all sources"}),
+        "retransmitted_fraction": xr.DataArray(
+            float(ds.retransmissions.sum() / max(1, int(ds.segments_sent.sum()))),
+            attrs={"units": "1", "description": "retransmitted segments / segments sent"}),
+        "cells_dropped": xr.DataArray(int(bottleneck.cells_dropped.sum()), attrs={
+            "units": "cell", "description": f"cells dropped at the bottleneck port {BOTTLENECK}"}),
+        "max_queue": xr.DataArray(int(bottleneck.max_queue), attrs={
+            "units": "cell", "description": f"largest occupancy of the bottleneck port {BOTTLENECK}"}),
+    })
+    if with_sources:
+        out["goodput_bps"] = ds.goodput_bps
+    return out
+
+
+def run_summary(run: m.Run, with_sources: bool = True) -> xr.Dataset:
+    """Simulate ``run`` and :func:`summarize` it."""
+    return summarize(simulate(run), with_sources)
+
+
+def cwnd_trace(ds: xr.Dataset, source: int = 0) -> xr.Dataset:
+    """cwnd, ssthresh and loss events of one traced source as time series on a ``t`` axis."""
+    sel = ds.trace_source.values == source
+    kind = ds.trace_kind.values[sel]
+    time = ds.trace_time.values[sel]
+    value = ds.trace_value.values[sel]
+    out = xr.Dataset()
+    for name in ("cwnd", "ssthresh"):
+        keep = kind == name
+        out[f"{name}_time"] = xr.DataArray(time[keep], dims=(f"{name}_sample",), attrs={"units": "s"})
+        out[name] = xr.DataArray(value[keep], dims=(f"{name}_sample",), attrs={"units": "byte"})
+    for name in ("timeout", "fast_retransmit"):
+        keep = kind == name
+        out[f"{name}_time"] = xr.DataArray(time[keep], dims=(f"{name}_event",), attrs={"units": "s"})
+    return out.assign_coords({dim: np.arange(size) for dim, size in out.sizes.items()})
+
+
+def nan_mean(values) -> float:
+    arr = np.asarray(values, dtype=float)
+    return float(np.nanmean(arr)) if np.isfinite(arr).any() else float("nan")

@@ -1,0 +1,66 @@
+"""goyal1997: slides of ATM Forum 97-0423, SACK and UBR+ over LAN, WAN and satellite.
+
+The LAN/WAN tables of the slides are goyal1998's Tables 6-9 (see :mod:`.goyal1998`).
+The satellite parameters and the choices behind them are in
+:data:`atmtcp.experiments.common.NETWORKS` (``"satellite"``).
+"""
+from __future__ import annotations
+
+import xarray as xr
+
+from .. import model as m
+from ..simulate import simulate
+from ..topologies import n_source_network
+from .common import NETWORKS, Experiment, cwnd_trace, goyal_run, run_summary
+from .goyal1998 import SACK_POLICIES, _seeds, same_runs_as
+
+
+def satellite_points(quick: bool) -> list[dict]:
+    out = []
+    for tcp in ("sack", "reno", "vanilla"):
+        for buffer in NETWORKS["satellite"]["buffers"]:
+            for policy in SACK_POLICIES:
+                for seed in _seeds(quick)[:2] if not quick else (0,):
+                    out.append({"tcp": tcp, "buffer": buffer, "policy": policy, "seed": seed})
+    return out
+
+
+def satellite_run(point: dict, quick: bool) -> xr.Dataset:
+    """5 sources over the satellite N-source network (MSS 9180)."""
+    run = goyal_run("satellite", 5, point["buffer"], point["policy"], point["tcp"], point["seed"], quick)
+    return run_summary(run)
+
+
+STALL_INITIAL_SSTHRESH = 131072
+"""Congestion avoidance from 128 KB, so that CWND reaches MSS*MSS = 262144 bytes in about
+250 RTTs (7.5 s) instead of the 11.5 s it would take from 64 KB."""
+
+
+def stall_points(quick: bool) -> list[dict]:
+    return [{"increase": rule} for rule in ("integer", "integer_every_n", "float")]
+
+
+def stall_run(point: dict, quick: bool) -> xr.Dataset:
+    """One WAN connection (window 600000 bytes, infinite buffers) whose congestion avoidance
+    uses integer bytes (stalls at MSS*MSS), the slides' Solution 1 (every N = 4 ACKs, stall
+    moves to 4*MSS*MSS, above the window) or floating point."""
+    network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
+    config = m.TcpConfig("reno", rcv_wnd=NETWORKS["wan"]["rcv_wnd"], initial_ssthresh=STALL_INITIAL_SSTHRESH,
+                         increase=point["increase"], increase_every_n=4)
+    run = m.Run(network, (m.Connection("S1", "D1", config),), 12.0 if quick else 15.0,
+                trace=m.TraceConfig(connections=(0,)))
+    ds = simulate(run)
+    out = cwnd_trace(ds)
+    out["final_cwnd"] = xr.DataArray(float(out.cwnd.values[-1]), attrs={"units": "byte"})
+    out["delivered_bytes"] = ds.delivered_bytes.sel(source=0)
+    return out
+
+
+EXPERIMENTS = [
+    Experiment("goyal1997.satellite_efficiency", "Satellite: efficiency of SACK, Reno, vanilla over UBR+",
+               satellite_points, satellite_run),
+    Experiment("goyal1997.satellite_fairness", "Satellite: fairness of SACK, Reno, vanilla over UBR+",
+               parents=("goyal1997.satellite_efficiency",), derive=same_runs_as("goyal1997.satellite_efficiency")),
+    Experiment("goyal1997.cwnd_integer_stall", "CWND stuck at MSS*MSS with integer arithmetic, and Solution 1",
+               stall_points, stall_run),
+]

@@ -1,0 +1,278 @@
+"""goyal1998: "Improving the performance of TCP over the ATM-UBR service".
+
+Every target of shared/REPRODUCTION.md whose id starts with ``goyal1998.``. Choices the
+paper leaves open are written where they are made (see also :mod:`.common`):
+
+- Tables 1-7: all sources start at t = 0 (seed 0, the paper's "worst case"); seeds 1-3
+  add a uniform start jitter in [0, 10 ms) to show how much of a number is
+  synchronization luck.
+- The FBA factorial (4.2.1) and the Selective Drop Z study (4.2) come before the TCP
+  enhancements of section 5, so they use vanilla TCP, like Tables 1-2.
+- Figs. 2, 5, 6, 7: Fig. 2 is one source of the 5-source LAN with plain UBR, where the
+  coarse timer shows; Figs. 5-7 are a single WAN connection that loses scripted segments
+  in congestion avoidance, so that the mechanism shows in isolation.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import xarray as xr
+
+from .. import model as m
+from ..simulate import simulate
+from ..topologies import n_source_network
+from .common import NETWORKS, Experiment, cwnd_trace, goyal_run, grid, run_summary
+
+TABLE_POLICIES = ("ubr", "epd", "selective_drop", "fba")
+SACK_POLICIES = ("ubr", "epd", "selective_drop")
+HEADLINE_SEED = 0
+
+
+def _seeds(quick: bool) -> tuple[int, ...]:
+    return (0, 1) if quick else (0, 1, 2, 3)
+
+
+def table_points(policies, networks=("lan", "wan")):
+    """Rows of Tables 1-7: network x sources x buffer, columns: policy; plus seeds."""
+    def points(quick: bool) -> list[dict]:
+        out = []
+        for network in networks:
+            for sources in (5, 15):
+                for buffer in NETWORKS[network]["buffers"]:
+                    for policy in policies:
+                        for seed in _seeds(quick):
+                            out.append({"network": network, "sources": sources, "buffer": buffer,
+                                        "policy": policy, "seed": seed})
+        return out
+    return points
+
+
+def table_runner(tcp: str):
+    def run_point(point: dict, quick: bool) -> xr.Dataset:
+        return run_summary(goyal_run(tcp=tcp, quick=quick, **point))
+    return run_point
+
+
+def same_runs_as(parent: str):
+    """A target whose numbers come from the runs of ``parent`` (e.g. Table 2 from Table 1)."""
+    return lambda parents: parents[parent].copy()
+
+
+# --- Table 3: zero-loss buffer requirement -------------------------------------------------------
+def table3_points(quick: bool) -> list[dict]:
+    return grid(network=["lan", "wan"], sources=[5, 15], seed=list(_seeds(quick)))
+
+
+def table3_run(point: dict, quick: bool) -> xr.Dataset:
+    """Infinite buffer (goyal1998 3.3.1), vanilla TCP: efficiency, fairness, maximum queue."""
+    run = goyal_run(point["network"], point["sources"], None, "ubr", "vanilla", point["seed"], quick)
+    return run_summary(run)
+
+
+# --- Tables 8 and 9: column averages ------------------------------------------------------------------
+def column_averages(parents: dict[str, xr.Dataset]) -> xr.Dataset:
+    """goyal1998 Tables 8-9: per TCP flavour, network and policy, the mean over the four
+    rows (sources x buffer) of Tables 1, 4 and 6, for every seed."""
+    by_tcp = {"vanilla": "goyal1998.table1", "reno": "goyal1998.table4", "sack": "goyal1998.table6"}
+    parts = []
+    for tcp, pid in by_tcp.items():
+        ds = parents[pid][["efficiency", "fairness"]].sel(policy=list(SACK_POLICIES))
+        parts.append(ds.mean(dim=["sources", "buffer"], skipna=True).expand_dims(tcp=[tcp]))
+    out = xr.concat(parts, dim="tcp")
+    for name in ("efficiency", "fairness"):
+        out[name].attrs = {"units": "1", "description": f"column average of {name} over the 4 rows"}
+    return out
+
+
+# --- section 4.2.1: the FBA full factorial ---------------------------------------------------------------
+def fba_points(quick: bool) -> list[dict]:
+    out = []
+    for network in ("lan", "wan"):
+        base = NETWORKS[network]["buffers"][0]
+        for sources in (5, 15):
+            for k in (base, 2 * base, 3 * base):
+                for r in (0.9, 0.5, 0.1):
+                    for z in (0.2, 0.5, 0.8):
+                        out.append({"network": network, "sources": sources, "buffer": k,
+                                    "r_fraction": r, "z": z})
+    return out
+
+
+def fba_run(point: dict, quick: bool) -> xr.Dataset:
+    run = goyal_run(point["network"], point["sources"], point["buffer"], "fba", "vanilla", 0, quick,
+                    r_fraction=point["r_fraction"], z=point["z"])
+    return run_summary(run, with_sources=False)
+
+
+# --- section 4.2: Selective Drop's Z --------------------------------------------------------------------------
+def sd_z_points(quick: bool) -> list[dict]:
+    return grid(network=["lan", "wan"], z=[2.0, 1.0, 0.9, 0.8, 0.5, 0.2], seed=list(_seeds(quick)))
+
+
+def sd_z_run(point: dict, quick: bool) -> xr.Dataset:
+    """5 sources, R = 0.9 K, K = 1000 cells (LAN) as in 4.2; the WAN rows (K = 12000) check
+    "For WAN simulations, any Z value between 0.8 and 1 produced the best results"."""
+    network = point["network"]
+    run = goyal_run(network, 5, NETWORKS[network]["buffers"][0], "selective_drop", "vanilla",
+                    point["seed"], quick, z=point["z"])
+    return run_summary(run)
+
+
+# --- section 6: many sources ---------------------------------------------------------------------------------------
+def many_sources_points(quick: bool) -> list[dict]:
+    out = []
+    for network in ("wan", "satellite"):
+        for sources in ((50,) if quick else (50, 100)):
+            for buffer in NETWORKS[network]["buffers"]:
+                out.append({"network": network, "sources": sources, "buffer": buffer})
+    return out
+
+
+def many_sources_run(point: dict, quick: bool) -> xr.Dataset:
+    """SACK TCP + Selective Drop, buffers of 1 and 3 RTT (goyal1998 section 6)."""
+    run = goyal_run(point["network"], point["sources"], point["buffer"], "selective_drop", "sack", 0, quick)
+    return run_summary(run, with_sources=False)
+
+
+# --- Figs. 2, 5, 6, 7: congestion window traces ----------------------------------------------------------
+def fig2_run(point: dict, quick: bool) -> xr.Dataset:
+    """Vanilla TCP, 5-source LAN, 1000-cell UBR buffer: source 0's CWND with the flat
+    stretches of the 100 ms timer."""
+    trace = m.TraceConfig(connections=(0,))
+    run = goyal_run("lan", 5, 1000, "ubr", "vanilla", 0, quick, duration_s=1.0 if quick else 3.0, trace=trace)
+    return cwnd_trace(simulate(run))
+
+
+SCRIPTED_LOSS_START = 1500
+"""First lost segment of the scripted-loss figures: by then the connection, which starts
+with ssthresh = 64 KB, has been in congestion avoidance for about 10 RTTs."""
+
+
+def scripted_loss_run(tcp: str, lost: tuple[int, ...], duration_s: float) -> m.Run:
+    """One WAN connection (30 ms propagation RTT, infinite buffers) losing ``lost``."""
+    network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
+    config = m.TcpConfig(tcp, rcv_wnd=NETWORKS["wan"]["rcv_wnd"], initial_ssthresh=65536)
+    connection = m.Connection("S1", "D1", config, 0.0, lost)
+    return m.Run(network, (connection,), duration_s, trace=m.TraceConfig(connections=(0,)))
+
+
+def loss_figure(tcp: str, n_lost: int):
+    def run_point(point: dict, quick: bool) -> xr.Dataset:
+        lost = tuple(range(SCRIPTED_LOSS_START, SCRIPTED_LOSS_START + n_lost))
+        ds = simulate(scripted_loss_run(tcp, lost, 3.0))
+        out = cwnd_trace(ds)
+        out["timeouts"] = ds.timeouts.sel(source=0)
+        out["fast_retransmits"] = ds.fast_retransmits.sel(source=0)
+        out["lost_segments"] = xr.DataArray(n_lost, attrs={"units": "1"})
+        return out
+    return run_point
+
+
+# --- section 5.4.2: the SACK recovery bound ------------------------------------------------------------------
+SACK_BOUND_WINDOW = 127
+"""Segments in flight when the block is lost: the LAN receiver window, 65535 bytes, which
+also caps CWND (no window scaling), so CWND = the window at the loss as 5.4.2 assumes."""
+
+
+def sack_bound(n: float) -> float:
+    """goyal1998 5.4.2 / goyal1997 slides: RTTs to recover from losing CWND/n,
+    ``ceil(log2(n / (n - 2)))`` for n > 2 (at least 1); infinite for n <= 2."""
+    if n <= 2:
+        return math.inf
+    return max(1.0, math.ceil(math.log2(n / (n - 2)) - 1e-12))
+
+
+def sack_bound_points(quick: bool) -> list[dict]:
+    return grid(n=[16.0, 8.0, 6.0, 5.0, 4.0, 3.5, 3.0, 2.5, 2.2, 2.0])
+
+
+def sack_bound_run(point: dict, quick: bool) -> xr.Dataset:
+    """Lose ``round(W/n)`` consecutive segments of a window-limited SACK connection and
+    count the RTTs from the fast retransmit to the ACK that covers the whole block."""
+    n = point["n"]
+    lost_count = max(1, int(round(SACK_BOUND_WINDOW / n)))
+    start = 2000
+    network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
+    config = m.TcpConfig("sack", rcv_wnd=65535)
+    lost = tuple(range(start, start + lost_count))
+    run = m.Run(network, (m.Connection("S1", "D1", config, 0.0, lost),), 4.0,
+                trace=m.TraceConfig(connections=(0,)))
+    ds = simulate(run)
+    retransmit_rtts, ack_rtts, rtt = _recovery_rtts(ds, start, lost_count, 512)
+    return xr.Dataset({
+        "lost_segments": xr.DataArray(lost_count, attrs={"units": "segment"}),
+        "lost_fraction": xr.DataArray(lost_count / SACK_BOUND_WINDOW, attrs={"units": "1"}),
+        "retransmit_rtts": xr.DataArray(retransmit_rtts, attrs={
+            "units": "RTT", "description": "RTTs from the fast retransmit until the last lost segment is "
+                                           "retransmitted (what the bound of 5.4.2 counts); NaN after a timeout"}),
+        "ack_rtts": xr.DataArray(ack_rtts, attrs={
+            "units": "RTT", "description": "RTTs from the fast retransmit until the ACK that covers the lost "
+                                           "block; NaN after a timeout"}),
+        "rtt_s": xr.DataArray(rtt, attrs={"units": "s", "description": "RTT of the first retransmission"}),
+        "bound_rtts": xr.DataArray(sack_bound(SACK_BOUND_WINDOW / lost_count), attrs={
+            "units": "RTT", "description": "ceil(log2(n/(n-2))) for the fraction 1/n actually lost"}),
+        "timeouts": ds.timeouts.sel(source=0),
+    })
+
+
+def _recovery_rtts(ds: xr.Dataset, start: int, count: int, mss: int) -> tuple[float, float, float]:
+    """(retransmission RTTs, ACK RTTs, RTT) of the recovery from losing ``count`` segments."""
+    nan = float("nan")
+    kind = ds.trace_kind.values
+    time = ds.trace_time.values
+    value = ds.trace_value.values
+    fr = time[kind == "fast_retransmit"]
+    if fr.size == 0 or np.any(kind == "timeout"):
+        return nan, nan, nan
+    t_fr = fr[0]
+    later = time >= t_fr
+    first_ack = time[later & (kind == "ack_received") & (value > start * mss)]
+    done = time[later & (kind == "ack_received") & (value >= (start + count) * mss)]
+    resent = time[later & (kind == "seq_sent") & (value >= start * mss) & (value < (start + count) * mss)]
+    if first_ack.size == 0 or done.size == 0 or resent.size == 0:
+        return nan, nan, nan
+    rtt = first_ack[0] - t_fr
+    # a retransmission sent at t_fr + k*rtt (k >= 0) belongs to RTT number k + 1
+    retransmit_rtts = float(np.floor((resent.max() - t_fr) / rtt + 1e-9) + 1)
+    return retransmit_rtts, float(np.ceil((done[0] - t_fr) / rtt - 1e-9)), float(rtt)
+
+
+def _single(name: str):
+    return lambda quick: [{"case": name}]
+
+
+EXPERIMENTS = [
+    Experiment("goyal1998.table1", "Vanilla TCP over UBR, EPD, Selective Drop, FBA: efficiency",
+               table_points(TABLE_POLICIES), table_runner("vanilla")),
+    Experiment("goyal1998.table2", "Vanilla TCP over UBR, EPD, Selective Drop, FBA: fairness",
+               parents=("goyal1998.table1",), derive=same_runs_as("goyal1998.table1")),
+    Experiment("goyal1998.table3", "Buffer requirement for zero loss (infinite buffer)", table3_points, table3_run),
+    Experiment("goyal1998.table4", "Reno TCP over UBR+: efficiency", table_points(TABLE_POLICIES),
+               table_runner("reno")),
+    Experiment("goyal1998.table5", "Reno TCP over UBR+: fairness",
+               parents=("goyal1998.table4",), derive=same_runs_as("goyal1998.table4")),
+    Experiment("goyal1998.table6", "SACK TCP over UBR+: efficiency", table_points(SACK_POLICIES),
+               table_runner("sack"),
+               notes="SACK TCP with the New Reno change and the PIPE algorithm of section 5.4.1"),
+    Experiment("goyal1998.table7", "SACK TCP over UBR+: fairness",
+               parents=("goyal1998.table6",), derive=same_runs_as("goyal1998.table6")),
+    Experiment("goyal1998.table8", "Comparative efficiencies (column averages)",
+               parents=("goyal1998.table1", "goyal1998.table4", "goyal1998.table6"), derive=column_averages),
+    Experiment("goyal1998.table9", "Comparative fairness (column averages)",
+               parents=("goyal1998.table1", "goyal1998.table4", "goyal1998.table6"), derive=column_averages),
+    Experiment("goyal1998.fba_factorial", "FBA full factorial of section 4.2.1 (vanilla TCP)", fba_points, fba_run),
+    Experiment("goyal1998.sd_z_sweep", "Selective Drop: effect of Z (section 4.2, vanilla TCP)",
+               sd_z_points, sd_z_run),
+    Experiment("goyal1998.many_sources", "SACK + Selective Drop with 50 and 100 sources (section 6)",
+               many_sources_points, many_sources_run),
+    Experiment("goyal1998.fig2", "Vanilla TCP: CWND vs time", _single("lan_5_sources_ubr_1000"), fig2_run),
+    Experiment("goyal1998.fig5", "Reno: three consecutive losses", _single("wan_1_source_3_losses"),
+               loss_figure("reno", 3)),
+    Experiment("goyal1998.fig6", "New Reno: one retransmission per RTT", _single("wan_1_source_3_losses"),
+               loss_figure("newreno", 3)),
+    Experiment("goyal1998.fig7", "SACK recovery from several losses", _single("wan_1_source_6_losses"),
+               loss_figure("sack", 6)),
+    Experiment("goyal1998.sack_bound", "SACK recovery RTTs vs the bound of section 5.4.2",
+               sack_bound_points, sack_bound_run),
+]

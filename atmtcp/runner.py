@@ -1,0 +1,129 @@
+"""Run an experiment's grid in parallel processes into one netCDF file.
+
+Each grid point is independent; points run in a process pool with a progress bar. The
+pool forks where the platform can (Linux): workers then work from notebooks and scripts
+without a ``__main__`` guard and share the already loaded kernel; elsewhere they are
+spawned and load the compiled kernel from numba's on-disk cache. The reduced
+points are stacked into one :class:`xarray.Dataset` whose dimensions are the grid's axes
+and written atomically (temporary name, then rename), so an interrupted run never leaves
+a file that looks complete.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import xarray as xr
+from tqdm.auto import tqdm
+
+from . import __version__
+from .experiments import EXPERIMENTS
+
+RESULTS_DIR = Path("data/results")
+
+
+def result_path(experiment_id: str, directory: Path | str = RESULTS_DIR) -> Path:
+    """Where the netCDF file of ``experiment_id`` lives."""
+    return Path(directory) / f"{experiment_id}.nc"
+
+
+def _run_point(experiment_id: str, point: dict, quick: bool) -> xr.Dataset:
+    return EXPERIMENTS[experiment_id].run_point(point, quick)
+
+
+def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
+    """Stack per-point Datasets into one whose dimensions are the points' keys.
+
+    Axes keep the order in which their values first appear in ``points``; grid cells
+    that were not run (sparse grids) and unequal lengths (e.g. 5 vs 15 sources) are NaN.
+    """
+    axes = list(points[0])
+    stacked = xr.concat([r.expand_dims("point") for r in results], dim="point", join="outer",
+                        combine_attrs="override", coords="minimal", compat="override")
+    for axis in axes:
+        stacked = stacked.assign_coords({axis: ("point", [p[axis] for p in points])})
+    if len(axes) == 1:
+        return stacked.swap_dims(point=axes[0])
+    ds = stacked.set_index(point=axes).unstack("point")
+    order = {axis: list(dict.fromkeys(p[axis] for p in points)) for axis in axes}
+    return ds.reindex(order).transpose(*axes, ...)
+
+
+def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | None) -> list[xr.Dataset]:
+    """Simulate ``points`` (in order) with ``jobs`` worker processes."""
+    jobs = jobs or os.cpu_count() or 1
+    label = f"{experiment_id}{' (quick)' if quick else ''}"
+    if jobs == 1 or len(points) == 1:
+        return [_run_point(experiment_id, p, quick) for p in tqdm(points, desc=label, unit="run")]
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(points)), mp_context=context) as pool:
+        futures = [pool.submit(_run_point, experiment_id, p, quick) for p in points]
+        results = []
+        for future in tqdm(futures, desc=label, unit="run"):
+            results.append(future.result())
+    return results
+
+
+def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = None,
+                  results_dir: Path | str = RESULTS_DIR) -> xr.Dataset:
+    """The Dataset of one experiment: simulated, or derived from its parents' files."""
+    exp = EXPERIMENTS[experiment_id]
+    if exp.parents:
+        parents = {}
+        for pid in exp.parents:
+            path = result_path(pid, results_dir)
+            if not path.exists():
+                run_experiment(pid, path, quick=quick, jobs=jobs)
+            parents[pid] = xr.load_dataset(path)
+        ds = exp.derive(parents)
+    else:
+        points = exp.points(quick)
+        ds = assemble(points, run_points(experiment_id, points, quick, jobs))
+    ds.attrs.update({
+        "target": experiment_id, "title": exp.title, "quick": int(quick),
+        "atmtcp_version": __version__, "notes": exp.notes, **exp.attrs,
+    })
+    return ds
+
+
+def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
+    """Write ``ds`` to ``path`` through a temporary file in the same folder."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        _for_netcdf(ds).to_netcdf(tmp, engine="h5netcdf")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _for_netcdf(ds: xr.Dataset) -> xr.Dataset:
+    """netCDF has no bool or object attributes: store them as int and str."""
+    ds = ds.copy()
+    for holder in [ds] + [ds[v] for v in ds.variables]:
+        for key, value in list(holder.attrs.items()):
+            if isinstance(value, (bool, np.bool_)):
+                holder.attrs[key] = int(value)
+            elif value is None:
+                holder.attrs[key] = ""
+    return ds
+
+
+def run_experiment(experiment_id: str, output: Path | str | None = None, quick: bool = False,
+                   jobs: int | None = None) -> Path:
+    """Run ``experiment_id`` and write its netCDF file; returns the path."""
+    if experiment_id not in EXPERIMENTS:
+        known = ", ".join(EXPERIMENTS)
+        raise KeyError(f"unknown experiment {experiment_id!r}; known: {known}")
+    output = Path(output) if output else result_path(experiment_id)
+    ds = build_dataset(experiment_id, quick, jobs, output.parent)
+    write_atomically(ds, output)
+    return output
