@@ -127,3 +127,18 @@ def run_experiment(experiment_id: str, output: Path | str | None = None, quick: 
     ds = build_dataset(experiment_id, quick, jobs, output.parent)
     write_atomically(ds, output)
     return output
+
+
+def load_results(experiment_ids, results_dir: Path | str = RESULTS_DIR, quick: bool = True,
+                 run_missing: bool = True, jobs: int | None = None) -> dict[str, xr.Dataset]:
+    """The Datasets of ``experiment_ids`` from ``results_dir``; missing ones are run first
+    (in quick mode when ``quick``) unless ``run_missing`` is False."""
+    datasets = {}
+    for experiment_id in experiment_ids:
+        path = result_path(experiment_id, results_dir)
+        if not path.exists():
+            if not run_missing:
+                continue
+            run_experiment(experiment_id, path, quick=quick, jobs=jobs)
+        datasets[experiment_id] = xr.load_dataset(path)
+    return datasets

@@ -1,0 +1,214 @@
+"""Figures and tables of the reproductions, drawn from the experiments' Datasets.
+
+The notebooks call these functions; each returns a matplotlib Figure or a pandas
+DataFrame and leaves the saving to :func:`save_figure` and :func:`save_table`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .experiments.common import POLICY_LABELS
+from .reference import paper_layout
+
+MSS = 512
+
+
+def save_figure(fig, figures_dir: Path | str, target: str) -> Path:
+    """Write ``fig`` as ``<figures_dir>/<paper>/<target>.png``."""
+    path = Path(figures_dir) / target.split(".")[0] / f"{target}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    return path
+
+
+def save_table(table: pd.DataFrame, figures_dir: Path | str, target: str) -> Path:
+    """Write ``table`` as CSV and Markdown next to the figures of its paper."""
+    folder = Path(figures_dir) / target.split(".")[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    table.to_csv(folder / f"{target}.csv")
+    flat = table.copy()
+    if isinstance(flat.columns, pd.MultiIndex):
+        flat.columns = [" ".join(str(c) for c in col).strip() for col in flat.columns]
+    flat = flat.reset_index()
+    lines = ["| " + " | ".join(map(str, flat.columns)) + " |", "|" + "---|" * len(flat.columns)]
+    for _, row in flat.iterrows():
+        lines.append("| " + " | ".join(_cell(v) for v in row.values) + " |")
+    (folder / f"{target}.md").write_text("\n".join(lines) + "\n")
+    return folder / f"{target}.md"
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return "" if np.isnan(value) else f"{value:.3g}" if abs(value) >= 100 else f"{value:.2f}"
+    return str(value)
+
+
+# --- tables ---------------------------------------------------------------------------------------------------
+def paper_table(comparison: pd.DataFrame, target: str, metric: str) -> pd.DataFrame:
+    """A table target in the paper's layout: paper, reproduced (seed 0), difference."""
+    table = paper_layout(comparison, target, metric)
+    table.columns = pd.MultiIndex.from_tuples([(POLICY_LABELS.get(p, p), k) for p, k in table.columns])
+    return table
+
+
+def seed_spread(ds: xr.Dataset, metric: str) -> pd.DataFrame:
+    """min-max over the seeded runs with start jitter, per table cell."""
+    jittered = ds[metric].sel(seed=ds.seed.values[ds.seed.values > 0])
+    low = jittered.min("seed").to_dataframe(name="min")["min"]
+    high = jittered.max("seed").to_dataframe(name="max")["max"]
+    spread = pd.concat([low, high], axis=1).dropna()
+    return spread.unstack("policy").round(2)
+
+
+def comparison_bars(comparison: pd.DataFrame, target: str, metric: str, title: str):
+    """Paper vs reproduced values of one table, grouped by row, one bar pair per policy."""
+    rows = comparison[(comparison.target == target) & (comparison.metric == metric)
+                      & (comparison.status == "compared")]
+    labels = [f"{r.network.upper()} {int(r.sources)}/{int(r.buffer)}" for r in rows.itertuples()]
+    rows = rows.assign(row=labels)
+    policies = [p for p in POLICY_LABELS if p in set(rows.policy)]
+    row_names = list(dict.fromkeys(labels))
+    fig, axes = plt.subplots(1, len(policies), figsize=(3.2 * len(policies), 3.6), sharey=True)
+    for ax, policy in zip(np.atleast_1d(axes), policies):
+        sub = rows[rows.policy == policy].set_index("row").reindex(row_names)
+        x = np.arange(len(row_names))
+        ax.bar(x - 0.2, sub.value, 0.4, label="paper", color="0.6")
+        ax.bar(x + 0.2, sub.reproduced, 0.4, label="atmtcp (seed 0)", color="tab:blue")
+        if sub.seed_min.notna().any():
+            ax.errorbar(x + 0.2, (sub.seed_min + sub.seed_max) / 2, yerr=(sub.seed_max - sub.seed_min) / 2,
+                        fmt="none", ecolor="k", capsize=2, label="jittered seeds (min-max)")
+        ax.set_xticks(x, row_names, rotation=60, ha="right", fontsize=8)
+        ax.set_title(POLICY_LABELS[policy])
+        ax.set_ylim(0, 1.05)
+    np.atleast_1d(axes)[0].set_ylabel(metric)
+    handles, labels = np.atleast_1d(axes)[0].get_legend_handles_labels()
+    fig.suptitle(title)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    return fig
+
+
+# --- traces -------------------------------------------------------------------------------------------------
+def cwnd_figure(ds: xr.Dataset, title: str, t_range: tuple[float, float] | None = None):
+    """CWND (and ssthresh) in segments vs time, with timeouts and fast retransmits marked."""
+    ds = ds.isel(case=0) if "case" in ds.dims else ds
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    t = ds.cwnd_time.values
+    keep = np.isfinite(t)
+    ax.step(t[keep], ds.cwnd.values[keep] / MSS, where="post", lw=1, label="CWND")
+    ts = ds.ssthresh_time.values
+    keep_s = np.isfinite(ts)
+    ax.step(ts[keep_s], ds.ssthresh.values[keep_s] / MSS, where="post", lw=0.8, ls="--", color="0.4",
+            label="SSTHRESH")
+    for name, color, marker in (("timeout", "tab:red", "v"), ("fast_retransmit", "tab:orange", "^")):
+        times = ds[f"{name}_time"].values
+        times = times[np.isfinite(times)]
+        if times.size:
+            ax.plot(times, np.zeros_like(times), marker, color=color, ms=7, clip_on=False,
+                    label=name.replace("_", " "))
+    if t_range:
+        ax.set_xlim(*t_range)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("segments")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def loss_window(ds: xr.Dataset, before: float = 0.15, after: float = 0.45) -> tuple[float, float]:
+    """A time range around the first loss event of a trace."""
+    ds = ds.isel(case=0) if "case" in ds.dims else ds
+    events = np.concatenate([ds.fast_retransmit_time.values, ds.timeout_time.values])
+    events = events[np.isfinite(events)]
+    if events.size == 0:
+        return float(np.nanmin(ds.cwnd_time)), float(np.nanmax(ds.cwnd_time))
+    return float(events.min() - before), float(events.min() + after)
+
+
+def stall_figure(ds: xr.Dataset):
+    """goyal1997: CWND with integer arithmetic, Solution 1 and floating point."""
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    for rule in ds.increase.values:
+        sub = ds.sel(increase=rule)
+        t = sub.cwnd_time.values
+        keep = np.isfinite(t)
+        ax.plot(t[keep], sub.cwnd.values[keep] / 1024, lw=1, label=str(rule))
+    ax.axhline(262144 / 1024, color="k", lw=0.6, ls=":", label="MSS*MSS = 256 KB")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("CWND (KB)")
+    ax.set_title("CWND growth in congestion avoidance (MSS 512, one WAN connection)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def sack_bound_figure(ds: xr.Dataset):
+    """Simulated SACK recovery RTTs vs the bound of goyal1998 5.4.2."""
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    frac = ds.lost_fraction.values
+    ax.step(frac, ds.bound_rtts.values, where="mid", color="0.4", label="bound ceil(log2(n/(n-2)))")
+    ax.plot(frac, ds.retransmit_rtts.values, "o", label="simulated: RTTs to retransmit the block")
+    ax.plot(frac, ds.ack_rtts.values, "x", label="simulated: RTTs until the block is ACKed")
+    timed_out = frac[ds.timeouts.values > 0]
+    if timed_out.size:
+        ax.plot(timed_out, np.full(timed_out.size, 0.5), "v", color="tab:red", label="timeout")
+    ax.set_xlabel("fraction of the window lost (1/n)")
+    ax.set_ylabel("round trips")
+    ax.set_title("SACK TCP recovery from a block loss")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def factorial_figure(ds: xr.Dataset):
+    """FBA factorial: efficiency against fairness, one point per (N, K, R, Z), R and Z coded."""
+    fig, axes = plt.subplots(1, ds.sizes["network"], figsize=(10, 3.8), sharey=True)
+    markers = {0.9: "o", 0.5: "s", 0.1: "^"}
+    colors = {0.8: "tab:blue", 0.5: "tab:orange", 0.2: "tab:red"}
+    for ax, network in zip(np.atleast_1d(axes), ds.network.values):
+        sub = ds.sel(network=network)
+        for r in sub.r_fraction.values:
+            for z in sub.z.values:
+                cell = sub.sel(r_fraction=r, z=z)
+                ax.scatter(cell.fairness.values.ravel(), cell.efficiency.values.ravel(), marker=markers[float(r)],
+                           color=colors[float(z)], s=22, label=f"R={r:g}K, Z={z:g}")
+        ax.set_title(f"{str(network).upper()}: FBA full factorial")
+        ax.set_xlabel("fairness")
+    np.atleast_1d(axes)[0].set_ylabel("efficiency")
+    np.atleast_1d(axes)[-1].legend(fontsize=6, ncol=1, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def factorial_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Efficiency and fairness averaged over N and K for each (network, R, Z), best first."""
+    mean = ds[["efficiency", "fairness"]].mean(dim=["sources", "buffer"], skipna=True)
+    table = mean.to_dataframe().reset_index()
+    table["efficiency x fairness"] = table.efficiency * table.fairness
+    return table.sort_values(["network", "efficiency x fairness"], ascending=[True, False]).set_index(
+        ["network", "r_fraction", "z"]).round(3)
+
+
+def z_sweep_figure(ds: xr.Dataset):
+    """Selective Drop: efficiency and fairness against Z (seed 0, jittered seeds as points)."""
+    fig, axes = plt.subplots(1, ds.sizes["network"], figsize=(9, 3.2), sharey=True)
+    for ax, network in zip(np.atleast_1d(axes), ds.network.values):
+        sub = ds.sel(network=network)
+        for metric, color in (("efficiency", "tab:blue"), ("fairness", "tab:green")):
+            ax.plot(sub.z, sub[metric].sel(seed=0), "-o", color=color, label=f"{metric} (seed 0)")
+            others = sub[metric].sel(seed=sub.seed.values[sub.seed.values > 0])
+            for s in others.seed.values:
+                ax.plot(sub.z, others.sel(seed=s), ".", color=color, alpha=0.4)
+        ax.set_xscale("log")
+        ax.set_xticks(sub.z.values, [f"{z:g}" for z in sub.z.values])
+        ax.set_title(f"{str(network).upper()}, 5 sources, R = 0.9 K")
+        ax.set_xlabel("Z")
+    np.atleast_1d(axes)[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,161 @@
+"""The experiments layer: grids, assembly into Datasets, derived targets, atomic writes, CLI."""
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from atmtcp import model as m
+from atmtcp.experiments import EXPERIMENTS
+from atmtcp.experiments.common import NETWORKS, goyal_run, grid, policy_config
+from atmtcp.experiments.goyal1998 import sack_bound
+from atmtcp.runner import assemble, build_dataset, load_results, result_path, run_experiment, write_atomically
+
+GOYAL_TARGETS = [  # every goyal id of shared/REPRODUCTION.md
+    "goyal1998.table1", "goyal1998.table2", "goyal1998.table3", "goyal1998.table4", "goyal1998.table5",
+    "goyal1998.table6", "goyal1998.table7", "goyal1998.table8", "goyal1998.table9",
+    "goyal1998.fba_factorial", "goyal1998.sd_z_sweep", "goyal1998.many_sources", "goyal1998.fig2",
+    "goyal1998.fig5", "goyal1998.fig6", "goyal1998.fig7", "goyal1998.sack_bound",
+    "goyal1997.satellite_efficiency", "goyal1997.satellite_fairness", "goyal1997.cwnd_integer_stall",
+]
+
+
+def test_every_target_has_an_experiment():
+    """Each goyal target id of REPRODUCTION.md is an experiment of the same name."""
+    assert set(GOYAL_TARGETS) <= set(EXPERIMENTS)
+
+
+def test_grid_is_the_full_factorial_first_axis_slowest():
+    """grid() enumerates the product of its axes in order."""
+    assert grid(a=[1, 2], b=["x", "y"]) == [{"a": 1, "b": "x"}, {"a": 1, "b": "y"},
+                                            {"a": 2, "b": "x"}, {"a": 2, "b": "y"}]
+
+
+def test_assemble_sparse_grid_keeps_axis_order_and_fills_nan():
+    """Points become dimensions in first-seen order; cells not run are NaN."""
+    points = [{"network": "wan", "buffer": 12000}, {"network": "lan", "buffer": 1000}]
+    results = [xr.Dataset({"efficiency": 0.5}), xr.Dataset({"efficiency": 0.7})]
+    ds = assemble(points, results)
+    assert list(ds.network.values) == ["wan", "lan"]
+    assert list(ds.buffer.values) == [12000, 1000]
+    assert float(ds.efficiency.sel(network="lan", buffer=1000)) == 0.7
+    assert math.isnan(float(ds.efficiency.sel(network="lan", buffer=12000)))
+
+
+def test_assemble_single_axis_and_unequal_lengths():
+    """One axis works, and per-point arrays of different length are padded."""
+    points = [{"n": 2.0}, {"n": 4.0}]
+    results = [xr.Dataset({"x": ("k", [1.0, 2.0])}, coords={"k": [0, 1]}),
+               xr.Dataset({"x": ("k", [3.0])}, coords={"k": [0]})]
+    ds = assemble(points, results)
+    assert ds.x.dims == ("n", "k")
+    assert math.isnan(float(ds.x.sel(n=4.0, k=1)))
+
+
+def test_write_atomically_leaves_no_partial_file(tmp_path, monkeypatch):
+    """A failed write leaves neither the target nor a temporary file behind."""
+    path = tmp_path / "x.nc"
+    write_atomically(xr.Dataset({"a": ("d", [1, 2])}), path)
+    assert xr.load_dataset(path).a.values.tolist() == [1, 2]
+
+    def broken(self, *args, **kwargs):
+        raise OSError("disk full")
+    monkeypatch.setattr(xr.Dataset, "to_netcdf", broken)
+    with pytest.raises(OSError):
+        write_atomically(xr.Dataset({"a": 1}), tmp_path / "y.nc")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.nc"]
+
+
+def test_derived_target_reads_its_parent(tmp_path):
+    """Table 2 is computed from Table 1's file, not simulated again."""
+    parent = xr.Dataset({"fairness": ("policy", [0.5, 0.9])}, coords={"policy": ["ubr", "epd"]})
+    write_atomically(parent, result_path("goyal1998.table1", tmp_path))
+    ds = build_dataset("goyal1998.table2", results_dir=tmp_path)
+    assert ds.fairness.values.tolist() == [0.5, 0.9]
+    assert ds.attrs["target"] == "goyal1998.table2"
+
+
+def test_run_experiment_writes_netcdf_with_attrs(tmp_path):
+    """A quick scripted-loss figure runs end to end into netCDF."""
+    path = run_experiment("goyal1998.fig6", tmp_path / "fig6.nc", quick=True, jobs=1)
+    ds = xr.load_dataset(path)
+    assert ds.attrs["target"] == "goyal1998.fig6" and ds.attrs["quick"] == 1
+    assert int(ds.timeouts.isel(case=0)) == 0 and int(ds.fast_retransmits.isel(case=0)) == 1
+    assert load_results(["goyal1998.fig6"], tmp_path, run_missing=False)["goyal1998.fig6"].identical(ds)
+
+
+def test_unknown_experiment_is_named():
+    """Asking for an unknown id lists the known ones."""
+    with pytest.raises(KeyError, match="goyal1998.table1"):
+        run_experiment("goyal1998.table99")
+
+
+def test_goyal_policy_parameters():
+    """EPD threshold = buffer - 200 (goyal1998 4.1); SD/FBA R = 0.9 K, Z = 0.8 (section 7)."""
+    assert policy_config("epd", 1000, 5, 12).policy.threshold == 800
+    sd = policy_config("selective_drop", 1000, 5, 12).policy
+    assert (sd.kind, sd.threshold, sd.z) == ("selective_drop", 900, 0.8)
+    assert policy_config("ubr", 1000, 5, 12).policy.kind == "tail"
+    assert policy_config("epd", 200000, 5, 193).policy.threshold == 200000 - 5 * 193
+
+
+def test_goyal_networks():
+    """LAN 5 us / 64 KB / 10 s, WAN 5 ms / 600000 B / 20 s (goyal1998 3.1); satellite MSS 9180."""
+    lan = goyal_run("lan", 5, 1000, "epd", "reno", 0, quick=False)
+    assert lan.duration_s == 10.0 and lan.connections[0].tcp.rcv_wnd == 65535
+    assert {link.delay_s for link in lan.network.links} == {5e-6}
+    wan = goyal_run("wan", 15, 12000, "ubr", "vanilla", 0, quick=False)
+    assert wan.duration_s == 20.0 and len(wan.connections) == 15
+    sat = goyal_run("satellite", 5, 200000, "sack", "sack", 0, quick=False)
+    assert sat.connections[0].tcp.mss == 9180 and sat.connections[0].tcp.rcv_wnd == 34000 << 8
+    assert NETWORKS["satellite"]["trunk_delay_s"] in {link.delay_s for link in sat.network.links}
+
+
+def test_seed_zero_starts_together_and_seeds_jitter():
+    """Seed 0 is the paper's setup (all at t = 0); other seeds spread the starts."""
+    assert {c.start_s for c in goyal_run("lan", 5, 1000, "epd", "reno", 0, True).connections} == {0.0}
+    starts = [c.start_s for c in goyal_run("lan", 5, 1000, "epd", "reno", 3, True).connections]
+    assert len(set(starts)) == 5 and max(starts) < 0.01
+
+
+def test_sack_bound_formula():
+    """goyal1997 slides: 1/4 in 1 RTT, 3/8 in 2, 7/16 in 3, 15/32 in 4; half or more: no bound."""
+    assert sack_bound(4.0) == 1 and sack_bound(8.0) == 1
+    assert sack_bound(8 / 3) == 2 and sack_bound(16 / 7) == 3 and sack_bound(32 / 15) == 4
+    assert sack_bound(2.0) == math.inf
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "atmtcp.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_cli_run_prints_summary():
+    """`atmtcp run` prints per-source throughput, efficiency, fairness and port counters."""
+    out = _cli("run", "--network", "lan", "--sources", "3", "--buffer", "1000", "--policy", "epd",
+               "--tcp", "reno", "--duration", "0.2")
+    assert out.returncode == 0, out.stderr
+    assert "efficiency" in out.stdout and "fairness" in out.stdout and "SW1->SW2" in out.stdout
+
+
+def test_cli_bad_value_names_the_field():
+    """A bad flag value stops with exit code 2 and the field's name."""
+    out = _cli("run", "--buffer", "-5", "--duration", "0.1")
+    assert out.returncode == 2 and "buffer_cells" in out.stderr
+
+
+def test_cli_list_names_targets():
+    """`atmtcp list` prints every experiment id."""
+    out = _cli("list")
+    assert out.returncode == 0 and all(t in out.stdout for t in GOYAL_TARGETS)
+
+
+def test_many_points_are_independent_of_order():
+    """A grid point's result does not depend on which other points ran before it."""
+    run = goyal_run("lan", 3, 1000, "fba", "reno", 1, quick=True)
+    from atmtcp import simulate
+    a = simulate(run)
+    simulate(goyal_run("wan", 2, 12000, "epd", "sack", 2, quick=True))
+    assert a.identical(simulate(run))
+    assert np.isfinite(float(a.efficiency)) and m.Run is not None
