@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup test reproduce quick bench clean
+.PHONY: setup test reproduce quick report bench clean clean-cache
 
 $(BIN)/atmtcp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,14 +19,31 @@ setup: $(BIN)/atmtcp
 test: setup
 	$(BIN)/python -m pytest -n $(CORES) tests
 
+# Snakemake prints each job as it starts and "N of M steps (P%) done" as jobs finish (a job's own
+# progress bar goes to logs/experiments/<id>.log; a failed job's log is printed). Both end with the
+# HTML report, report.html. `quick` runs every rule on shortened runs (config/quick.yaml), into the
+# same paths as `reproduce`.
 reproduce: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs
+	@$(MAKE) --no-print-directory report
 
 quick: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --configfile config/quick.yaml
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs \
+		--configfile config/quick.yaml
+	@$(MAKE) --no-print-directory report REPORT_ARGS='--configfile config/quick.yaml'
+
+report: setup
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --report report.html $(REPORT_ARGS)
+	@echo "Report: $(abspath report.html)"
 
 bench: setup
 	$(BIN)/atmtcp bench
 
+# figures/ is tracked (the README shows it); `make reproduce` rewrites it.
 clean:
-	rm -rf $(VENV) data/results/*.nc figures/*/ .snakemake
+	rm -rf $(VENV) data/results/*.nc .snakemake logs benchmarks report.html notebooks/executed
+
+# numba invalidates a cached function only when its own file changes, not when a callee's does:
+# run this after editing anything in atmtcp/kernel/.
+clean-cache:
+	find atmtcp -name '*.nbi' -delete -o -name '*.nbc' -delete

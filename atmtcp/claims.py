@@ -118,8 +118,8 @@ def _zero_loss_buffer(d):
 
 def _infinite_buffer_full_and_fair(d):
     ds = headline(d["goyal1998.table3"])
-    e = float(ds.efficiency.min())
-    f = float(ds.fairness.min())
+    e = float(ds.efficiency.min(skipna=False))  # a failed (NaN) row must not be ignored
+    f = float(ds.fairness.min(skipna=False))
     return Verdict(e >= 0.95 and f >= 0.99, _fmt(min_efficiency=e, min_fairness=f) + " (pass: >= 0.95 and >= 0.99)")
 
 
@@ -135,7 +135,8 @@ def _fba_best_point(d):
                     continue
                 order = np.sort(s.values[np.isfinite(s.values)].ravel())[::-1]
                 value = float(s.sel(r_fraction=0.9, z=0.8))
-                ranks.append(int(np.sum(order > value + 1e-12)) + 1)
+                worst = s.size + 1  # a missing result at the candidate point cannot rank well
+                ranks.append(worst if np.isnan(value) else int(np.sum(order > value + 1e-12)) + 1)
     top3 = sum(r <= 3 for r in ranks)
     return Verdict(top3 * 2 > len(ranks),
                    f"R = 0.9K, Z = 0.8 ranks {sorted(ranks)} of 9 by efficiency x fairness over {len(ranks)} "
@@ -145,7 +146,7 @@ def _fba_best_point(d):
 def _sd_best_z(d):
     ds = headline(d["goyal1998.sd_z_sweep"])
     score = (ds.efficiency * ds.fairness).sel(network="lan")
-    best = float(score.z[score.argmax()].values)
+    best = float(score.idxmax("z"))
     near = float(score.sel(z=0.8)) >= float(score.max()) - 0.02
     return Verdict(near, f"LAN: best Z by efficiency x fairness = {best:g}; Z = 0.8 scores {float(score.sel(z=0.8)):.3f} "
                    f"vs best {float(score.max()):.3f} (pass: within 0.02 of the best)")

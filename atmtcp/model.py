@@ -142,7 +142,9 @@ class TcpConfig:
     with ssthresh equal to the receiver window (goyal1998 section 2: "typically initialized
     to 64 kbytes", the LAN window). The timer is 4.4BSD's: ``granularity_s`` per tick,
     ``min_rto_ticks`` and ``max_rto_s`` bound the RTO, ``initial_rto_s`` applies before the
-    first RTT sample.
+    first RTT sample. ``timeout_guard`` (default: on for New Reno and SACK, off for Reno)
+    refuses a fast retransmit for duplicate ACKs of data sent before the last timeout
+    (Hoe's New Reno, RFC 2582 "send_high"); classic Reno has no such guard.
     """
 
     flavor: str = "reno"
@@ -157,6 +159,7 @@ class TcpConfig:
     increase_every_n: int = 2
     delayed_ack: bool = False
     delayed_ack_max_s: float = 0.2
+    timeout_guard: bool | None = None
 
     def __post_init__(self):
         _check(self.flavor in FLAVORS, "TcpConfig", "flavor", self.flavor, f"one of {FLAVORS}")
@@ -176,6 +179,12 @@ class TcpConfig:
                f"one of {INCREASE_RULES}")
         _positive("TcpConfig", "increase_every_n", self.increase_every_n, integer=True)
         _positive("TcpConfig", "delayed_ack_max_s", self.delayed_ack_max_s)
+
+    @property
+    def uses_timeout_guard(self) -> bool:
+        if self.timeout_guard is None:
+            return self.flavor in ("newreno", "sack")
+        return self.timeout_guard
 
     @property
     def window_scale(self) -> int:

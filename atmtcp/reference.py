@@ -87,7 +87,10 @@ def comparison(reference: pd.DataFrame, datasets: dict[str, xr.Dataset]) -> pd.D
                 out["seed_max"] = float(jittered.max())
             out["status"] = "compared"
         rows.append(out)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    for column in ("sources", "buffer"):
+        table[column] = table[column].astype("Int64")
+    return table
 
 
 def mean_absolute_difference(table: pd.DataFrame) -> pd.Series:
@@ -100,6 +103,8 @@ def paper_layout(table: pd.DataFrame, target: str, metric: str) -> pd.DataFrame:
     """One target's cells laid out as in the paper: rows (network, sources, buffer),
     columns (policy) x (paper, reproduced, difference)."""
     rows = table[(table.target == target) & (table.metric == metric) & (table.status == "compared")]
+    if rows.empty:
+        return pd.DataFrame()
     index = [c for c in ("network", "tcp", "sources", "buffer") if rows[c].notna().any()]
     wide = rows.pivot_table(index=index, columns="policy", values=["value", "reproduced", "difference"],
                             aggfunc="first", sort=False)

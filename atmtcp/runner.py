@@ -99,6 +99,7 @@ def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     os.close(fd)
     try:
         _for_netcdf(ds).to_netcdf(tmp, engine="h5netcdf")
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are for everybody to read
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -23,8 +23,9 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_RCV_NXT, C_OOO_SEGS, C_LAST_RCVD_SEG,
     C_DELACK, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_DEADLINE, C_DELACK_QUEUED,
     C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
+    C_SEND_HIGH, C_TIMEOUT_GUARD,
     C_NFIELDS,
-) = range(50)
+) = range(52)
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
 F_CWND, F_SSTHRESH, F_NFIELDS = range(3)

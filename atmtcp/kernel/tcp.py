@@ -31,7 +31,7 @@ from .layout import (
     C_RCV_NXT, C_RCV_WND, C_RECOVER, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
     C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT, C_SB_MASK, C_SEGS_SENT, C_SND_MAX,
     C_SND_NXT, C_SND_UNA, C_SRTT, C_START_NS, C_TIMEOUTS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
-    C_NLOSS, C_SCRIPTED_LOSSES, C_TRACE, EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
+    C_NLOSS, C_SCRIPTED_LOSSES, C_SEND_HIGH, C_TIMEOUT_GUARD, C_TRACE, EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, NEWRENO, RENO,
     RS_L0, RS_NBLK, RS_R0, SACK, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
     TR_SSTHRESH, TR_TIMEOUT, V_DATA_CELLS, V_HEADER_BYTES, VANILLA,
@@ -365,6 +365,7 @@ def on_timeout(S, c, t):
     mss = conn[c, C_MSS]
     una = conn[c, C_SND_UNA]
     conn[c, C_TIMEOUTS] += 1
+    conn[c, C_SEND_HIGH] = conn[c, C_SND_MAX]  # RFC 2582 send_high (see duplicate_ack)
     trace(S, c, TR_TIMEOUT, una, t)
     back_off(S, c)
     halve_window(S, c)
@@ -450,7 +451,14 @@ def new_ack(S, c, ack, t):
 
 @jit
 def duplicate_ack(S, c, t):
-    """An ACK for ``snd_una`` while data is outstanding. Vanilla TCP ignores it."""
+    """An ACK for ``snd_una`` while data is outstanding. Vanilla TCP ignores it.
+
+    With the timeout guard (New Reno and SACK by default), three duplicate ACKs trigger a
+    fast retransmit only if they acknowledge data above ``send_high``, the highest byte
+    sent before the last timeout (Hoe; RFC 2582 "send_high"): after a timeout, go-back-N
+    re-sends segments the receiver already holds, and their duplicate ACKs are no sign of
+    a new loss.
+    """
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     flavor = conn[c, C_FLAVOR]
@@ -463,7 +471,7 @@ def duplicate_ack(S, c, t):
             conn[c, C_PIPE] -= conn[c, C_MSS]
         else:
             connf[c, F_CWND] += conn[c, C_MSS]
-    elif dupacks == 3:
+    elif dupacks == 3 and not (conn[c, C_TIMEOUT_GUARD] == 1 and conn[c, C_SND_UNA] <= conn[c, C_SEND_HIGH]):
         fast_retransmit(S, c, t)
 
 

@@ -1,0 +1,31 @@
+# Phase 1: simulations. One job per target id of atmtcp.experiments.EXPERIMENTS, each writing
+# {results_dir}/{id}.nc with `atmtcp experiment` (atomic write: a killed job leaves no file that
+# looks complete). Derived targets (EXPERIMENTS[id].parents, e.g. goyal1998.table2 <- table1)
+# run after their parents and only read their files.
+import re
+
+
+wildcard_constraints:
+    # only the known ids, so that no other .nc file (or a typo) matches this rule
+    id="|".join(re.escape(target_id) for target_id in EXPERIMENTS),
+
+
+rule experiment:
+    message:
+        "Simulating {wildcards.id} ({threads} processes) -> {output.nc}"
+    input:
+        sources=PACKAGE_SOURCES,
+        parents=experiment_parents,
+    output:
+        nc=f"{RESULTS}/{{id}}.nc",
+    params:
+        # a parameter, so Snakemake re-runs the job when switching between quick and full runs
+        quick="--quick" if config["quick"] else "",
+    threads: experiment_threads
+    log:
+        "logs/experiments/{id}.log",
+    benchmark:
+        "benchmarks/experiments/{id}.tsv"
+    shell:
+        "{ATMTCP} experiment {wildcards.id} --output {output.nc} {params.quick} --jobs {threads}"
+        " > {log} 2>&1"

@@ -1,0 +1,59 @@
+"""The Snakemake workflow plans the whole reproduction (dry run) for config/config.yaml and for the
+quick end-to-end config/quick.yaml: one experiment job per target id, one notebook job, and the
+quick flag reaching both `atmtcp experiment` and papermill. Dry runs only: a few seconds each."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from atmtcp.experiments import EXPERIMENTS
+
+ROOT = Path(__file__).resolve().parents[1]
+# the snakemake of the environment running the tests (.venv/bin/snakemake next to .venv/bin/python)
+SNAKEMAKE = Path(sys.executable).parent / "snakemake"
+
+EXPERIMENT_COMMAND = re.compile(
+    r"atmtcp experiment (?P<id>\S+) --output (?P<output>\S+) +(?P<quick>--quick +)?--jobs (?P<jobs>\d+)"
+)
+PAPERMILL_COMMAND = re.compile(r"papermill notebooks/(?P<notebook>\S+)\.ipynb .* -p quick (?P<quick>True|False)")
+
+
+def dry_run(*args: str) -> str:
+    """`snakemake --dry-run --forceall` from the repository root (everything planned, whatever
+    already exists on disk; --nolock so that it may run beside a real run)."""
+    command = [str(SNAKEMAKE), "--dry-run", "--forceall", "--nolock", "--printshellcmds", *args]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, f"{' '.join(command)} failed:\n{output}"
+    return output
+
+
+def job_stats(output: str) -> dict[str, int]:
+    """The first "Job stats:" table of a dry run: rule name -> planned jobs."""
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    return {m["rule"]: int(m["count"]) for m in re.finditer(r"^(?P<rule>\w+)\s+(?P<count>\d+)$", table, re.M)}
+
+
+@pytest.mark.parametrize("quick", [False, True], ids=["config.yaml", "quick.yaml"])
+def test_dry_run_plans_every_experiment_and_the_notebook(quick):
+    output = dry_run(*(["--configfile", "config/quick.yaml"] if quick else []))
+
+    stats = job_stats(output)
+    assert stats.get("experiment") == len(EXPERIMENTS), stats
+    assert stats.get("notebook_goyal1998") == 1, stats
+    assert stats.get("all") == 1, stats
+    assert stats.get("total") == len(EXPERIMENTS) + 2, stats
+
+    commands = [m.groupdict() for m in EXPERIMENT_COMMAND.finditer(output)]
+    assert sorted(c["id"] for c in commands) == sorted(EXPERIMENTS)
+    for c in commands:
+        assert c["output"] == f"data/results/{c['id']}.nc"
+        assert bool(c["quick"]) is quick, c
+        assert int(c["jobs"]) >= 1
+
+    notebooks = [m.groupdict() for m in PAPERMILL_COMMAND.finditer(output)]
+    assert notebooks == [{"notebook": "goyal1998", "quick": str(quick)}]
