@@ -44,6 +44,11 @@ def _non_negative(owner, name, value):
     _check(ok, owner, name, value, "a finite number >= 0")
 
 
+def _boolean(owner, name, value, allow_none=False):
+    ok = isinstance(value, bool) or (allow_none and value is None)
+    _check(ok, owner, name, value, "True or False" + (" or None" if allow_none else ""))
+
+
 @dataclass(frozen=True)
 class DropPolicy:
     """A switch port's drop policy (see :mod:`atmtcp.kernel.policies`).
@@ -67,6 +72,7 @@ class DropPolicy:
             ok = isinstance(self.threshold, int) and not isinstance(self.threshold, bool) and self.threshold >= 0
             _check(ok, "DropPolicy", "threshold", self.threshold, "an integer >= 0 (cells) or None")
         _positive("DropPolicy", "z", self.z)
+        _boolean("DropPolicy", "keep_eom", self.keep_eom)
 
     def resolved_threshold(self, buffer_cells: int | None) -> int:
         """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite)."""
@@ -179,6 +185,8 @@ class TcpConfig:
                f"one of {INCREASE_RULES}")
         _positive("TcpConfig", "increase_every_n", self.increase_every_n, integer=True)
         _positive("TcpConfig", "delayed_ack_max_s", self.delayed_ack_max_s)
+        _boolean("TcpConfig", "delayed_ack", self.delayed_ack)
+        _boolean("TcpConfig", "timeout_guard", self.timeout_guard, allow_none=True)
 
     @property
     def uses_timeout_guard(self) -> bool:

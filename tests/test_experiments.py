@@ -79,7 +79,7 @@ def test_derived_target_reads_its_parent(tmp_path):
 
 def test_run_experiment_writes_netcdf_with_attrs(tmp_path):
     """A quick scripted-loss figure runs end to end into netCDF."""
-    path = run_experiment("goyal1998.fig6", tmp_path / "fig6.nc", quick=True, jobs=1)
+    path = run_experiment("goyal1998.fig6", result_path("goyal1998.fig6", tmp_path), quick=True, jobs=1)
     ds = xr.load_dataset(path)
     assert ds.attrs["target"] == "goyal1998.fig6" and ds.attrs["quick"] == 1
     assert int(ds.timeouts.isel(case=0)) == 0 and int(ds.fast_retransmits.isel(case=0)) == 1
@@ -108,7 +108,7 @@ def test_goyal_networks():
     assert {link.delay_s for link in lan.network.links} == {5e-6}
     wan = goyal_run("wan", 15, 12000, "ubr", "vanilla", 0, quick=False)
     assert wan.duration_s == 20.0 and len(wan.connections) == 15
-    sat = goyal_run("satellite", 5, 200000, "sack", "sack", 0, quick=False)
+    sat = goyal_run("satellite", 5, 200000, "selective_drop", "sack", 0, quick=False)
     assert sat.connections[0].tcp.mss == 9180 and sat.connections[0].tcp.rcv_wnd == 34000 << 8
     assert NETWORKS["satellite"]["trunk_delay_s"] in {link.delay_s for link in sat.network.links}
 

@@ -1,0 +1,210 @@
+"""Slow, obviously-correct reference implementations written straight from the papers.
+
+Nothing here imports atmtcp: the tests compare the kernel against these.
+
+- :func:`cells_for`: AAL5 segmentation (goyal1998 3.2, cheon 2, lakshman 3).
+- :func:`jain`: Jain's fairness index (goyal1998 3.2).
+- :func:`selective_drop_drops`, :func:`fba_drops`: goyal1998 4.2, in exact rational
+  arithmetic.
+- :class:`NaiveBuffer`: one switch output buffer fed a sequence of cell arrivals and
+  departures, deciding each arriving cell with cheon's pseudocode (section 3.1 PPD,
+  section 3.2 EPD) transcribed line by line, with an explicit ``drop_list`` set, and
+  the goyal1998 4.2 packet rules plugged into the EPD skeleton for Selective Drop and FBA.
+"""
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+
+CELL_PAYLOAD = 48
+
+
+def cells_for(payload_bytes: int, overhead_bytes: int) -> int:
+    """Count 48-byte cell payloads one at a time until the packet fits (AAL5 pads the last)."""
+    total = payload_bytes + overhead_bytes
+    cells = 0
+    carried = 0
+    while carried < total:
+        cells += 1
+        carried += CELL_PAYLOAD
+    return cells
+
+
+def jain(throughputs, expected=None) -> float:
+    """goyal1998 3.2: F = (sum x_i/e_i)^2 / (N * sum (x_i/e_i)^2), with plain loops."""
+    xs = list(throughputs)
+    if expected is not None:
+        xs = [x / e for x, e in zip(xs, expected)]
+    n = len(xs)
+    s = 0.0
+    s2 = 0.0
+    for x in xs:
+        s += x
+        s2 += x * x
+    if s2 == 0.0:
+        return 1.0
+    return s * s / (n * s2)
+
+
+def selective_drop_drops(X, K, R, Z, Y, Na) -> bool:
+    """goyal1998 4.2 Selective Drop: drop the new packet if X > R and Y*Na/X > Z."""
+    if not X > R:
+        return False
+    load_ratio = Fraction(Y * Na, X)
+    return load_ratio > Fraction(Z)
+
+
+def fba_drops(X, K, R, Z, Y, Na) -> bool:
+    """goyal1998 4.2 FBA: drop the new packet if (X > R) AND Y*Na/X > Z*(K-R)/(X-R)."""
+    if not X > R:
+        return False
+    load_ratio = Fraction(Y * Na, X)
+    T = Fraction(Z) * Fraction(K - R, X - R)
+    return load_ratio > T
+
+
+class NaiveBuffer:
+    """A FIFO cell buffer of ``K`` cells with cheon's drop-list (a Python set of VCs).
+
+    ``literal_eom=True`` follows cheon's pseudocode to the letter: whenever a cell is
+    discarded outside the drop-list branch, its VC is captured into the drop-list, even
+    when that cell is an EOM (the VC's *next* packet is then discarded). ``False`` is
+    atmtcp's documented variant: a discarded EOM (or a discarded single-cell packet)
+    ends the packet and does not capture the VC.
+    """
+
+    def __init__(self, policy: str, K: int, R: int = 0, Z: float = 0.8, keep_eom: bool = True,
+                 literal_eom: bool = True):
+        self.policy = policy
+        self.K = K
+        self.R = R
+        self.Z = Z
+        self.keep_eom = keep_eom
+        self.literal_eom = literal_eom
+        self.queue: deque = deque()   # VC of each buffered cell, front first
+        self.drop_list: set = set()
+
+    # --- buffer state (goyal1998 4.2 notation) ---
+    def X(self):
+        return len(self.queue)
+
+    def Y(self, vc):
+        return sum(1 for v in self.queue if v == vc)
+
+    def Na(self):
+        return len(set(self.queue))
+
+    def full(self):
+        return len(self.queue) >= self.K
+
+    def depart(self):
+        """The cell at the front of the buffer is transmitted (no-op when empty)."""
+        if self.queue:
+            self.queue.popleft()
+
+    def _capture(self, vc, eom):
+        if self.literal_eom or not eom:
+            self.drop_list.add(vc)
+
+    def arrive(self, vc, bom, eom) -> bool:
+        """Decide one arriving cell; True if it enters the buffer."""
+        if self.policy == "tail":
+            return self._tail(vc)
+        if self.policy == "ppd":
+            return self._ppd(vc, bom, eom)
+        return self._epd_like(vc, bom, eom)
+
+    def _accept(self, vc):
+        self.queue.append(vc)
+        return True
+
+    def _tail(self, vc):
+        # goyal1998 3: "If, when a cell arrives at the FIFO queue, the queue is full, the
+        # cell is dropped, otherwise the cell is accepted."
+        if self.full():
+            return False
+        return self._accept(vc)
+
+    def _ppd(self, vc, bom, eom):
+        # cheon 3.1
+        if vc in self.drop_list:
+            # discard the cell; if the cell is an EOM cell remove the VPI/VCI from the drop-list
+            if eom:
+                self.drop_list.discard(vc)
+            return False
+        if self.full():
+            # discard the cell; capture the VPI/VCI into drop-list
+            self._capture(vc, eom)
+            return False
+        return self._accept(vc)
+
+    def _packet_rule_drops(self, vc):
+        X, K, R, Z = self.X(), self.K, self.R, self.Z
+        if self.policy == "epd":
+            return not X < R
+        Y, Na = self.Y(vc), self.Na()
+        if self.policy == "selective_drop":
+            return selective_drop_drops(X, K, R, Z, Y, Na)
+        if self.policy == "fba":
+            return fba_drops(X, K, R, Z, Y, Na)
+        raise ValueError(self.policy)
+
+    def _epd_like(self, vc, bom, eom):
+        # cheon 3.2 (EPD); Selective Drop and FBA replace "queue_length < Threshold" by
+        # their goyal1998 4.2 packet rule, applied to the first cell of a packet.
+        if vc in self.drop_list:
+            if eom:
+                self.drop_list.discard(vc)
+                if self.keep_eom and self.X() < self.K:
+                    return self._accept(vc)
+                return False
+            return False
+        if self.policy == "epd":
+            if self.X() < self.R:
+                return self._accept(vc)
+            if bom or self.full():
+                self._capture(vc, eom)
+                return False
+            return self._accept(vc)
+        if bom and self._packet_rule_drops(vc):
+            self._capture(vc, eom)
+            return False
+        if self.full():
+            self._capture(vc, eom)
+            return False
+        return self._accept(vc)
+
+
+def arrivals_from_ops(ops, packet_lengths):
+    """Turn ``ops`` (a VC number, or -1 for one departure) into ``("arrive", vc, bom, eom)``
+    / ``("depart",)`` events; VC ``v`` sends packets of lengths ``packet_lengths[v]`` in a
+    cycle."""
+    position = {}
+    packet = {}
+    events = []
+    for op in ops:
+        if op < 0:
+            events.append(("depart",))
+            continue
+        lengths = packet_lengths[op]
+        j = packet.get(op, 0)
+        i = position.get(op, 0)
+        n = lengths[j % len(lengths)]
+        events.append(("arrive", op, i == 0, i == n - 1))
+        if i == n - 1:
+            position[op] = 0
+            packet[op] = j + 1
+        else:
+            position[op] = i + 1
+    return events
+
+
+def run_naive(buffer: NaiveBuffer, events):
+    """Decisions (True = accepted) of ``buffer`` for each arrival in ``events``."""
+    out = []
+    for ev in events:
+        if ev[0] == "depart":
+            buffer.depart()
+        else:
+            out.append(buffer.arrive(ev[1], ev[2], ev[3]))
+    return out
