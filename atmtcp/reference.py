@@ -93,10 +93,10 @@ def comparison(reference: pd.DataFrame, datasets: dict[str, xr.Dataset]) -> pd.D
     return table
 
 
-def mean_absolute_difference(table: pd.DataFrame) -> pd.Series:
-    """Per target, the mean of |reproduced - paper| over the compared cells."""
+def mean_absolute_difference(table: pd.DataFrame, by=("target",)) -> pd.Series:
+    """Per target (or per ``by`` columns), the mean of |reproduced - paper| over the compared cells."""
     compared = table[table.status == "compared"]
-    return compared.assign(abs_difference=compared.difference.abs()).groupby("target").abs_difference.mean()
+    return compared.assign(abs_difference=compared.difference.abs()).groupby(list(by)).abs_difference.mean()
 
 
 def paper_layout(table: pd.DataFrame, target: str, metric: str) -> pd.DataFrame:
