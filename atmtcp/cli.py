@@ -120,6 +120,9 @@ def main(argv=None) -> int:
     except m.ModelError as error:
         print(f"atmtcp: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

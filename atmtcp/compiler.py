@@ -19,6 +19,7 @@ from . import model as m
 from .kernel import layout as L
 from .kernel.aal5 import CELL_BYTES, cells_for
 from .kernel.state import KernelState, SimState, pack
+from .metrics import max_tcp_throughput_bps
 
 NS = 1_000_000_000
 INITIAL_INFINITE_RING = 16384
@@ -48,7 +49,6 @@ class Compiled:
     state: SimState                # named views of the kernel's arenas
     kernel_state: KernelState      # what the kernel runs on
     port_names: list[str]          # kernel port index -> "node->neighbor"
-    all_port_names: list[str]      # every port of the network, folded ones included
     folded_ports: list[str]
     traced_ports: list[str]
     folded_after: list[int]        # per VC: folded ports after its last simulated port
@@ -150,7 +150,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     demand = {name: 0 for name in kernel_ports}
     for c, is_ack, route in vc_routes:
         tcp = run.connections[c].tcp
-        per_seg = cells_for(40, ack_bytes) if is_ack else cells_for(tcp.mss, overhead)
+        per_seg = cells_for(28, ack_bytes) if is_ack else cells_for(tcp.mss, overhead)  # 28: 3 SACK blocks
         for name in route:
             if name in demand:
                 demand[name] += 2 * _window_cells(tcp, per_seg)
@@ -318,7 +318,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
 
     capacity = _capacity_bps(run, specs, [r for _, is_ack, r in vc_routes if not is_ack])
     folded_after = [len(r) - 1 - max(i for i, p in enumerate(r) if p in index) for _, _, r in vc_routes]
-    return Compiled(state, kernel_state, kernel_ports, list(specs), sorted(folded), traced, folded_after, capacity, n_samples, sample_ns)
+    return Compiled(state, kernel_state, kernel_ports, sorted(folded), traced, folded_after, capacity, n_samples, sample_ns)
 
 
 def _capacity_bps(run: m.Run, specs: dict[str, PortSpec], data_routes: list[list[str]]) -> float:
@@ -326,8 +326,8 @@ def _capacity_bps(run: m.Run, specs: dict[str, PortSpec], data_routes: list[list
     at the cell time the simulated link really has (rounded to the ns), so that efficiency
     cannot exceed 1. At 155.52 Mbit/s and MSS 512: 125.18 Mbit/s (paper: 125.2)."""
     slowest_cell_ns = max(cell_time_ns(specs[p].rate_bps) for r in data_routes for p in r)
-    mss = run.connections[0].tcp.mss
-    return mss * 8 * NS / (cells_for(mss, run.aal5.overhead_bytes) * slowest_cell_ns)
+    simulated_rate_bps = CELL_BYTES * 8 * NS / slowest_cell_ns
+    return max_tcp_throughput_bps(simulated_rate_bps, run.connections[0].tcp.mss, run.aal5.overhead_bytes)
 
 
 def _loss_table(run: m.Run) -> np.ndarray:

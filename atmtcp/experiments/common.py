@@ -146,7 +146,3 @@ def cwnd_trace(ds: xr.Dataset, source: int = 0) -> xr.Dataset:
         out[f"{name}_time"] = xr.DataArray(time[keep], dims=(f"{name}_event",), attrs={"units": "s"})
     return out.assign_coords({dim: np.arange(size) for dim, size in out.sizes.items()})
 
-
-def nan_mean(values) -> float:
-    arr = np.asarray(values, dtype=float)
-    return float(np.nanmean(arr)) if np.isfinite(arr).any() else float("nan")
