@@ -43,7 +43,7 @@ bench: setup
 clean:
 	rm -rf $(VENV) data/results/*.nc .snakemake logs benchmarks report.html notebooks/executed
 
-# numba invalidates a cached function only when its own file changes, not when a callee's does:
-# run this after editing anything in atmtcp/kernel/.
+# The kernel's numba cache lives in a folder named by a hash of its sources (atmtcp/kernel/jit.py);
+# every kernel edit leaves an old folder behind. This removes them all.
 clean-cache:
-	find atmtcp -name '*.nbi' -delete -o -name '*.nbc' -delete
+	rm -rf atmtcp/kernel/__pycache__/numba-*

@@ -1,25 +1,47 @@
 """The one place where the kernel's numba options are set (stumpy's habit).
 
-``cache=True`` keeps compiled machine code on disk next to the sources, so only the
-first call after an edit pays for compilation. ``fastmath`` stays off: the kernel must
-give bit-identical results for identical inputs.
+``cache=True`` keeps compiled machine code on disk, so only the first call after an edit
+pays for compilation (about 35 s). numba notices a change only in a function's *own*
+file, not in the files of the functions it calls, so a stale caller could keep running an
+old callee. The cache therefore lives in a folder named by a hash of every kernel source
+file: any edit to the kernel starts a fresh cache. ``fastmath`` stays off: the kernel
+must give bit-identical results for identical inputs. ``ATMTCP_NO_CACHE=1`` disables the
+cache (for debugging).
 """
+import hashlib
 import os
+from pathlib import Path
 
 import numba
 
-JIT_OPTIONS = {"cache": os.environ.get("ATMTCP_NO_CACHE") is None, "nogil": True, "boundscheck": False, "error_model": "numpy"}
+KERNEL_DIR = Path(__file__).resolve().parent
+SOURCE_HASH = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(KERNEL_DIR.glob("*.py")))).hexdigest()[:16]
+CACHE_DIR = KERNEL_DIR / "__pycache__" / f"numba-{SOURCE_HASH}"
+USE_CACHE = os.environ.get("ATMTCP_NO_CACHE") is None
+
+JIT_OPTIONS = {"cache": USE_CACHE, "nogil": True, "boundscheck": False, "error_model": "numpy"}
+
+
+def _njit(function, **options):
+    # numba picks a function's cache folder when it is decorated, from numba.config.CACHE_DIR;
+    # set it for our functions only, so that other numba code in the process is not affected.
+    previous = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(CACHE_DIR)
+    try:
+        return numba.njit(**options, **JIT_OPTIONS)(function)
+    finally:
+        numba.config.CACHE_DIR = previous
 
 
 def jit(function):
     """Compile ``function`` with the kernel's numba options."""
-    return numba.njit(**JIT_OPTIONS)(function)
+    return _njit(function)
 
 
 def jit_inline(function):
     """Like :func:`jit`, and inlined into its callers at numba-IR level.
 
-    For the small functions on the per-cell path: a call would copy the whole state
-    tuple (29 arrays) by value, which costs more than the function's own work.
+    For the small functions on the per-cell path: a call would copy its arguments by
+    value, which costs more than the function's own work.
     """
-    return numba.njit(inline="always", **JIT_OPTIONS)(function)
+    return _njit(function, inline="always")
