@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 
 from . import model as m
+from .cli import scenario
 from .compiler import cell_time_ns
 from .simulate import run_kernel, to_dataset
 
@@ -28,7 +29,7 @@ SCENARIOS = [
 
 
 def scenario_run(network: str, sources: int) -> m.Run:
-    from .cli import scenario
+    """One standard scenario: EPD, Reno, 1000 cells (LAN) or 12000 cells (WAN)."""
     buffer = 1000 if network == "lan" else 12000
     return scenario(network, sources, buffer, "epd", "reno")
 
@@ -55,7 +56,6 @@ def time_scenario(run: m.Run, repeat: int = 1) -> dict:
 def run_benchmark(repeat: int = 1, printer=print) -> list[dict]:
     """Warm up, time every scenario, print a Markdown table; returns the rows."""
     start = time.perf_counter()
-    from .cli import scenario
     run_kernel(scenario("lan", 2, 1000, "epd", "reno", duration=0.01))
     printer(f"warm-up (kernel load or compile): {time.perf_counter() - start:.1f} s")
     printer("| scenario | simulated | wall s/run | bottleneck cell slots/s | cell transmissions/s | events/s |")

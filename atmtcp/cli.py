@@ -7,13 +7,6 @@ import time
 
 from . import model as m
 
-NETWORKS = {
-    # name: (link delay s, receiver window bytes, default duration s) -- goyal1998 3.1
-    "lan": (5e-6, 65535, 10.0),
-    "wan": (5e-3, 600000, 20.0),
-}
-
-
 def _buffer(text: str) -> int | None:
     if text.lower() in ("inf", "infinite", "none"):
         return None
@@ -27,12 +20,16 @@ def _buffer(text: str) -> int | None:
 def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: str,
              duration: float | None = None, seed: int = 0, jitter: float = 0.0,
              z: float = 0.8, threshold: int | None = None) -> m.Run:
-    """The goyal1998 N-source run that ``atmtcp run`` describes by flags."""
+    """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
+    from :data:`atmtcp.experiments.common.NETWORKS`)."""
+    from .experiments.common import NETWORKS
     from .topologies import n_source_run
-    delay, window, default_duration = NETWORKS[network]
+    params = NETWORKS[network]
     port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z))
-    return n_source_run(sources, delay, port, m.TcpConfig(tcp, rcv_wnd=window),
-                        duration if duration is not None else default_duration, seed, jitter)
+    config = m.TcpConfig(tcp, mss=params.get("mss", 512), rcv_wnd=params["rcv_wnd"])
+    return n_source_run(sources, params["delay_s"], port, config,
+                        duration if duration is not None else params["duration_s"], seed, jitter,
+                        trunk_delay_s=params.get("trunk_delay_s"))
 
 
 def cmd_run(args) -> int:
@@ -85,12 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="simulate one goyal1998 N-source scenario and print a summary")
-    run.add_argument("--network", choices=sorted(NETWORKS), default="lan")
+    run.add_argument("--network", choices=("lan", "wan", "satellite"), default="lan")
     run.add_argument("--sources", type=int, default=5)
     run.add_argument("--buffer", type=_buffer, default=1000, help="cells, or 'inf'")
     run.add_argument("--policy", choices=m.POLICIES, default="epd")
     run.add_argument("--tcp", choices=m.FLAVORS, default="reno")
-    run.add_argument("--duration", type=float, default=None, help="seconds (default: 10 LAN, 20 WAN)")
+    run.add_argument("--duration", type=float, default=None,
+                     help="seconds (default: 10 LAN, 20 WAN, 50 satellite)")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--jitter", type=float, default=0.0, help="random start-time spread in seconds")
     run.add_argument("--z", type=float, default=0.8, help="Selective Drop / FBA parameter Z")
