@@ -6,7 +6,9 @@ infinite buffer. A switch port through which every cell arrives from one and the
 upstream port of no higher rate can never hold more than the cell in service, so the
 compiler folds it into the route's delays (cell time + propagation) instead of
 simulating it: this is exact, and it removes most of the events of the papers'
-topologies.
+topologies. Ports that hold their cells (slotted or randomized tail drop, see
+:mod:`atmtcp.kernel.held_ports`) and ports fed by a link with cell delay variation are
+never folded.
 """
 from __future__ import annotations
 
@@ -40,6 +42,12 @@ class PortSpec:
     delay_s: float
     config: m.PortConfig
     is_nic: bool
+    cdv_ns: int = 0
+
+    @property
+    def held(self) -> bool:
+        """The port holds its cells (:mod:`atmtcp.kernel.held_ports`)."""
+        return self.config.slotted or self.config.randomized_tail
 
 
 @dataclass
@@ -66,7 +74,8 @@ def _ports(network: m.Network) -> dict[str, PortSpec]:
             name = f"{a}->{b}"
             is_nic = a in hosts
             config = m.PortConfig(None) if is_nic else overrides.get(name, network.switch_port)
-            specs[name] = PortSpec(name, a, link.rate_bps, link.delay_s, config, is_nic)
+            rate = link.rate_bps * (m.SONET_PAYLOAD_FRACTION if network.sonet and not is_nic else 1.0)
+            specs[name] = PortSpec(name, a, rate, link.delay_s, config, is_nic, int(round(link.cdv_s * NS)))
     return specs
 
 
@@ -98,25 +107,53 @@ def _route(network: m.Network, src: str, dst: str) -> list[str]:
     return [f"{a}->{b}" for a, b in zip(nodes[:-1], nodes[1:])]
 
 
-def _foldable(specs: dict[str, PortSpec], routes: list[list[str]]) -> set[str]:
-    """Ports that provably never queue (see the module docstring)."""
+def _upstream(routes: list[list[str]]) -> dict[str, set[str]]:
+    """Per port on a route, the ports whose cells it receives (its input ports)."""
     upstream: dict[str, set[str]] = {}
     for route in routes:
+        upstream.setdefault(route[0], set())
         for before, port in zip(route[:-1], route[1:]):
             upstream.setdefault(port, set()).add(before)
+    return upstream
+
+
+def _foldable(specs: dict[str, PortSpec], upstream: dict[str, set[str]]) -> set[str]:
+    """Ports that provably never queue (see the module docstring).
+
+    A port with a single input port whose link has no delay variation never holds more
+    than the cell in service when that input sends no faster than the port drains. A
+    slotted port needs more: its input must itself be slotted at the same cell time, so
+    that every arrival lands on the same phase of the slot (at most one per slot); an
+    unslotted input could put two arrivals into one slot.
+    """
     folded = set()
     for name, ups in upstream.items():
         spec = specs[name]
         if spec.is_nic or len(ups) != 1:
             continue
-        (up,) = ups
+        up = specs[next(iter(ups))]
+        if up.cdv_ns > 0:
+            continue  # delay variation can bunch cells, which then queue
         policy = spec.config.policy
         if spec.config.buffer_cells is not None and policy.kind == "epd" and \
                 policy.resolved_threshold(spec.config.buffer_cells) < 1:
             continue
-        if specs[up].rate_bps <= spec.rate_bps:
+        if spec.config.slotted:
+            if up.config.slotted and not up.is_nic and cell_time_ns(up.rate_bps) == cell_time_ns(spec.rate_bps):
+                folded.add(name)
+        elif up.rate_bps <= spec.rate_bps:
             folded.add(name)
     return folded
+
+
+def _folded_delay_ns(spec: PortSpec, since_departure_ns: int) -> int:
+    """Time from the last simulated departure to the departure from folded port ``spec``,
+    for a cell that reached it ``since_departure_ns`` after that departure: one cell time,
+    after waiting for the slot's end at a slotted port (the departure was on a slot edge)."""
+    cell_ns = cell_time_ns(spec.rate_bps)
+    if spec.config.slotted:
+        return (since_departure_ns // cell_ns + 2) * cell_ns
+    return since_departure_ns + cell_ns
 
 
 def _window_cells(tcp: m.TcpConfig, cells_per_segment: int) -> int:
@@ -139,7 +176,8 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     for c, conn in enumerate(run.connections):
         vc_routes.append((c, 0, _route(network, conn.src, conn.dst)))
         vc_routes.append((c, 1, _route(network, conn.dst, conn.src)))
-    folded = _foldable(specs, [r for _, _, r in vc_routes])
+    upstream = _upstream([r for _, _, r in vc_routes])
+    folded = _foldable(specs, upstream)
 
     kernel_ports = [name for name in specs if name not in folded and any(
         name in r for _, _, r in vc_routes)]
@@ -162,6 +200,8 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
 
     port = np.zeros((n_port, L.P_NFIELDS), np.int64)
     portf = np.zeros((n_port, L.PF_NFIELDS), np.float64)
+    fan_in = {name: max(1, len(ups)) for name, ups in upstream.items()}
+    pend_rows = 0
     traced = [p for p in run.trace.ports]
     for i, name in enumerate(kernel_ports):
         spec = specs[name]
@@ -176,6 +216,15 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         port[i, L.P_RING_CAP] = ring_cap[i]
         port[i, L.P_TRACE] = traced.index(name) + 1 if name in traced else 0
         portf[i, L.PF_Z] = policy.z
+        port[i, L.P_HELD] = int(spec.held)
+        port[i, L.P_SLOTTED] = int(spec.config.slotted)
+        if spec.config.randomized_tail:
+            port[i, L.P_FAN_IN] = spec.config.fan_in or fan_in[name]
+        port[i, L.P_EVENT_AT] = -1
+        if spec.config.slotted:
+            port[i, L.P_PEND_BASE] = pend_rows
+            port[i, L.P_PEND_CAP] = (64 + 4 * fan_in[name]) * scale
+            pend_rows += port[i, L.P_PEND_CAP]
     for name in traced:
         if name not in index:
             allowed = "a simulated port: " + ", ".join(kernel_ports)
@@ -189,26 +238,30 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     vc_delay = np.zeros((n_vc, max_hops), np.int64)
     channels: dict[tuple, int] = {}
     chan_dst: list[int] = []
+    chan_cdv: list[int] = []
     for v, (c, is_ack, route) in enumerate(vc_routes):
         tcp = run.connections[c].tcp
         hops = [p for p in route if p in index]
-        delays = []
-        pending = 0
+        delays, cdvs = [], []
+        pending = pending_cdv = 0
         for name in route:
             if name in index and name != route[0]:
                 delays.append(pending)
-                pending = 0
+                cdvs.append(pending_cdv)
+                pending = pending_cdv = 0
             if name in folded:
-                pending += cell_time_ns(specs[name].rate_bps)
+                pending = _folded_delay_ns(specs[name], pending)
             pending += int(round(specs[name].delay_s * NS))
+            pending_cdv += specs[name].cdv_ns
         for h, name in enumerate(hops):
             vc_port[v, h] = index[name]
             if h + 1 < len(hops):
                 vc_delay[v, h] = delays[h]
-                key = (index[name], index[hops[h + 1]], delays[h])
+                key = (index[name], index[hops[h + 1]], delays[h], cdvs[h])
                 if key not in channels:
                     channels[key] = len(chan_dst)
                     chan_dst.append(index[hops[h + 1]])
+                    chan_cdv.append(cdvs[h])
                 vc_chan[v, h] = channels[key]
         vc[v, L.V_CONN] = c
         vc[v, L.V_IS_ACK] = is_ack
@@ -218,8 +271,10 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         vc[v, L.V_HEADER_BYTES] = ack_bytes
         vc[v, L.V_DELIVERY_CHAN] = len(chan_dst)
         chan_dst.append(-1)
+        chan_cdv.append(pending_cdv)
     chan = np.zeros((len(chan_dst), L.CH_NFIELDS), np.int64)
     chan[:, L.CH_DST_PORT] = chan_dst
+    chan[:, L.CH_CDV_NS] = chan_cdv
 
     # --- connections
     conn = np.zeros((n_conn, L.C_NFIELDS), np.int64)
@@ -268,7 +323,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
 
     # --- pools, heap, traces
     pool = sum(ring_cap) + 4096 * scale  # a cell waits in a channel while queued or on the wire
-    for (up, _dst, delay) in channels:
+    for (up, _dst, delay, _cdv) in channels:
         pool += delay // max(1, port[up, L.P_CELL_NS]) + 2
     segments = sum(c.tcp.rcv_wnd // c.tcp.mss + 2 for c in run.connections)
     packet_pool = min(pool, 4 * segments * scale + 4096)
@@ -291,6 +346,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     g[L.G_CELL_FREE] = 0
     g[L.G_PKT_FREE] = 0
     g[L.G_SAMPLE_NS] = sample_ns
+    g[L.G_RNG] = run.seed
     g[L.G_NSAMPLES] = n_samples
     g[L.G_TRACE_T0] = int(round(run.trace.start_s * NS))
     g[L.G_TRACE_T1] = L.INFINITE if run.trace.stop_s == float("inf") else int(round(run.trace.stop_s * NS))
@@ -303,6 +359,8 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         port=port, portf=portf,
         pv_count=np.zeros((n_port, n_vc), np.int64), pv_state=np.zeros((n_port, n_vc), np.int64),
         ring_vc=np.zeros(int(sum(ring_cap)), np.int64), ring_t=np.zeros(int(sum(ring_cap)), np.int64),
+        ring_cell=np.zeros(int(sum(ring_cap)) if port[:, L.P_HELD].any() else 0, np.int64),
+        pend=np.zeros((pend_rows, L.PE_NFIELDS), np.int64),
         chan=chan, cell=cell, pkt=pkt,
         h_time=np.zeros(heap_cap, np.int64), h_seq=np.zeros(heap_cap, np.int64),
         h_kind=np.zeros(heap_cap, np.int64), h_id=np.zeros(heap_cap, np.int64),

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 OC3_BPS = 155.52e6
 """SONET OC-3 / STS-3c line rate used by all four papers' ATM links."""
+SONET_PAYLOAD_FRACTION = 26 / 27
+"""STS-3c payload / line rate: 149.76 of 155.52 Mbit/s (260 of 270 columns of the SONET
+frame carry cells; the rest is section, line and path overhead)."""
 
 POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba")
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
@@ -87,12 +90,46 @@ class DropPolicy:
 
 @dataclass(frozen=True)
 class PortConfig:
-    """Buffer (cells; ``None`` = infinite, recording the maximum queue) and drop policy."""
+    """A switch output port: buffer (cells; ``None`` = infinite, recording the maximum
+    queue), drop policy, and two options on how cells contend for the buffer.
+
+    ``randomized_tail`` (lakshman section 3, for plain tail drop only): "when a cell
+    arrives to a full buffer instead of dropping the incoming cell ... the cell dropped is
+    equiprobably either the incoming cell or one of the first few (we used the fan-in
+    factor ...) cells in the end of the buffer (this is only used to create buffer space,
+    FIFO ordering is not violated)". ``fan_in`` is that F; ``None`` counts the input ports
+    whose cells the port receives.
+
+    ``slotted``: time at the port runs in cell slots; at each slot's end the port finishes
+    the cell in service, then admits the slot's arrivals in a seeded random order
+    (lakshman section 3: "The links connected to the switch output port operate in a
+    slotted manner"). Off, a cell arriving at the instant another departs takes the freed
+    place before any other arrival of that cell time competes for it.
+
+    Both are off by default and draw from the run's seeded random stream
+    (:attr:`Run.seed`); see :mod:`atmtcp.kernel.held_ports`.
+    """
 
     buffer_cells: int | None = None
     policy: DropPolicy = field(default_factory=DropPolicy)
+    randomized_tail: bool = False
+    fan_in: int | None = None
+    slotted: bool = False
 
     def __post_init__(self):
+        _check(isinstance(self.policy, DropPolicy), "PortConfig", "policy", self.policy,
+               "a DropPolicy (e.g. DropPolicy('epd'))")
+        _boolean("PortConfig", "randomized_tail", self.randomized_tail)
+        _boolean("PortConfig", "slotted", self.slotted)
+        if self.fan_in is not None:
+            _positive("PortConfig", "fan_in", self.fan_in, integer=True)
+            _check(self.randomized_tail, "PortConfig", "fan_in", self.fan_in,
+                   "None unless randomized_tail=True (F is the randomized tail drop's choice)")
+        if self.randomized_tail:
+            _check(self.policy.kind == "tail", "PortConfig", "randomized_tail", self.randomized_tail,
+                   f"False with the {self.policy.kind!r} policy (lakshman 3 randomizes plain tail drop only)")
+            _check(self.buffer_cells is not None, "PortConfig", "randomized_tail", self.randomized_tail,
+                   "False with an infinite buffer (nothing is ever dropped)")
         if self.buffer_cells is not None:
             _positive("PortConfig", "buffer_cells", self.buffer_cells, integer=True)
             r = self.policy.resolved_threshold(self.buffer_cells)
@@ -104,12 +141,20 @@ class PortConfig:
 
 @dataclass(frozen=True)
 class Link:
-    """A full-duplex link between nodes ``a`` and ``b``: each direction is an output port."""
+    """A full-duplex link between nodes ``a`` and ``b``: each direction is an output port.
+
+    ``cdv_s``: cell delay variation. Each cell (in both directions) gets an extra delay
+    drawn uniformly in ``[0, cdv_s]`` from the run's seeded stream, never overtaking the
+    cell before it on the link (FIFO is kept), so that the phases of cell streams that
+    meet at a switch drift. Off (0) by default: goyal1997's slides say "delay variation =
+    0". A port fed by a link with cell delay variation is always simulated, never folded.
+    """
 
     a: str
     b: str
     rate_bps: float = OC3_BPS
     delay_s: float = 5e-6
+    cdv_s: float = 0.0
 
     def __post_init__(self):
         _check(isinstance(self.a, str) and self.a != "", "Link", "a", self.a, "a node name")
@@ -117,6 +162,8 @@ class Link:
                "a node name other than a")
         _positive("Link", "rate_bps", self.rate_bps)
         _non_negative("Link", "delay_s", self.delay_s)
+        _non_negative("Link", "cdv_s", self.cdv_s)
+        _check(self.cdv_s <= 1.0, "Link", "cdv_s", self.cdv_s, "at most 1 s (a bounded delay variation)")
 
 
 @dataclass(frozen=True)
@@ -231,15 +278,24 @@ class Connection:
 @dataclass(frozen=True)
 class Network:
     """Hosts, switches and links. Switch output ports take ``switch_port`` unless
-    ``ports`` names them (``"node->neighbor"``); host NICs have infinite buffers."""
+    ``ports`` names them (``"node->neighbor"``); host NICs have infinite buffers.
+
+    ``sonet``: ATM over SONET. Switch output ports send cells at the STS-3c payload rate,
+    26/27 of the link rate (149.76 of 155.52 Mbit/s), while hosts send at the full link
+    rate (goyal1998 3.2: "For ATM over SONET, this number is further reduced to 120.5
+    Mbps"). Efficiency is then reported against the maximum TCP goodput at that payload
+    rate (120.6 Mbit/s for 512-byte segments). Off by default.
+    """
 
     hosts: tuple[str, ...]
     switches: tuple[str, ...]
     links: tuple[Link, ...]
     switch_port: PortConfig = field(default_factory=PortConfig)
     ports: tuple[tuple[str, PortConfig], ...] = ()
+    sonet: bool = False
 
     def __post_init__(self):
+        _boolean("Network", "sonet", self.sonet)
         names = list(self.hosts) + list(self.switches)
         _check(len(self.hosts) >= 2, "Network", "hosts", self.hosts, "at least two host names")
         _check(len(set(names)) == len(names), "Network", "hosts", names, "unique node names")

@@ -11,7 +11,7 @@ from .kernel import layout as L
 from .kernel import run_until_end
 from .metrics import efficiency, fairness_index
 
-_GROWABLE = {L.CELL_POOL_FULL, L.PACKET_POOL_FULL, L.HEAP_FULL, L.RING_FULL}
+_GROWABLE = {L.CELL_POOL_FULL, L.PACKET_POOL_FULL, L.HEAP_FULL, L.RING_FULL, L.PEND_FULL}
 MAX_SCALE = 64
 
 
@@ -82,6 +82,10 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
             "frames_ok": _var(data[:, L.V_FRAMES_OK].copy(), ("source",), "1", "data packets reassembled"),
             "frames_bad": _var(data[:, L.V_FRAMES_BAD].copy(), ("source",), "1",
                                "data frames discarded at reassembly (a cell was missing)"),
+            "cells_dropped_by_source": _var(data[:, L.V_CELLS_DROPPED].copy(), ("source",), "cell",
+                                            "data cells of the source dropped at any port"),
+            "full_buffer_arrivals": _var(data[:, L.V_FULL_ARRIVALS].copy(), ("source",), "cell",
+                                         "data cells of the source that arrived at a full buffer"),
             "cells_in": _var(S.port[:, L.P_CELLS_IN].copy(), ("port",), "cell", "cells arriving at the port"),
             "cells_out": _var(S.port[:, L.P_CELLS_OUT].copy(), ("port",), "cell", "cells fully transmitted"),
             "cells_queued": _var(S.port[:, L.P_QUEUE].copy(), ("port",), "cell", "cells in the buffer at the end"),

@@ -10,7 +10,8 @@ BOTTLENECK = "SW1->SW2"
 
 
 def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
-                     rate_bps: float = m.OC3_BPS, trunk_delay_s: float | None = None) -> m.Network:
+                     rate_bps: float = m.OC3_BPS, trunk_delay_s: float | None = None,
+                     access_cdv_s: float = 0.0, sonet: bool = False) -> m.Network:
     """goyal1998 Fig. 3: sources S1..SN -> switch SW1 -> switch SW2 -> destinations D1..DN.
 
     Every link has the same rate and delay (goyal1998 3.1: "All link delays are 5 us for
@@ -19,17 +20,20 @@ def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
     is :data:`BOTTLENECK` (SW1's port towards SW2), the only port shared by the N data
     VCs. Processing delays are zero (goyal1997 slides: "All processing delay, delay
     variation = 0"). ``trunk_delay_s`` gives the SW1-SW2 link its own delay (the satellite
-    hop of goyal1997); by default it is ``link_delay_s``.
+    hop of goyal1997); by default it is ``link_delay_s``. ``access_cdv_s`` puts cell delay
+    variation on the sources' access links (:attr:`atmtcp.model.Link.cdv_s`); ``sonet``
+    makes the switch ports drain at the SONET payload rate (:attr:`atmtcp.model.Network.sonet`).
     """
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise m.ModelError("n_source_network", "n", n, "an integer >= 1")
     sources = tuple(f"S{i + 1}" for i in range(n))
     sinks = tuple(f"D{i + 1}" for i in range(n))
-    links = [m.Link(s, "SW1", rate_bps, link_delay_s) for s in sources]
+    links = [m.Link(s, "SW1", rate_bps, link_delay_s, access_cdv_s) for s in sources]
     trunk = link_delay_s if trunk_delay_s is None else trunk_delay_s
     links.append(m.Link("SW1", "SW2", rate_bps, trunk))
     links += [m.Link("SW2", d, rate_bps, link_delay_s) for d in sinks]
-    return m.Network(hosts=sources + sinks, switches=("SW1", "SW2"), links=tuple(links), switch_port=port)
+    return m.Network(hosts=sources + sinks, switches=("SW1", "SW2"), links=tuple(links), switch_port=port,
+                     sonet=sonet)
 
 
 def start_times(n: int, jitter_s: float, seed: int) -> list[float]:
@@ -45,9 +49,11 @@ def start_times(n: int, jitter_s: float, seed: int) -> list[float]:
 def n_source_run(n: int, link_delay_s: float, port: m.PortConfig, tcp: m.TcpConfig,
                  duration_s: float, seed: int = 0, start_jitter_s: float = 0.0,
                  trace: m.TraceConfig | None = None, aal5: m.Aal5Config | None = None,
-                 trunk_delay_s: float | None = None) -> m.Run:
+                 trunk_delay_s: float | None = None, access_cdv_s: float = 0.0,
+                 sonet: bool = False) -> m.Run:
     """A run of ``n`` persistent sources on :func:`n_source_network`."""
-    network = n_source_network(n, link_delay_s, port, trunk_delay_s=trunk_delay_s)
+    network = n_source_network(n, link_delay_s, port, trunk_delay_s=trunk_delay_s,
+                               access_cdv_s=access_cdv_s, sonet=sonet)
     starts = start_times(n, start_jitter_s, seed)
     connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp, starts[i]) for i in range(n))
     return m.Run(network, connections, duration_s, seed=seed,

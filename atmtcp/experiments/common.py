@@ -65,42 +65,70 @@ JITTER_S = 0.01
 sources starting at t = 0 (goyal1998 3.1: "a worst case scenario")."""
 
 
+CELL_TIME_S = 53 * 8 / m.OC3_BPS
+"""One cell time at 155.52 Mbit/s (2.73 us)."""
+
+CELL_ASSUMPTIONS = {
+    # name: (slotted switch ports, randomized tail drop, ATM over SONET, access-link CDV in s)
+    "deterministic": (False, False, False, 0.0),
+    "randomized_tail": (False, True, False, 0.0),
+    "sonet": (False, False, True, 0.0),
+    "cdv": (False, False, False, CELL_TIME_S),
+    "slotted": (True, False, False, 0.0),
+    "slotted_randomized_tail": (True, True, False, 0.0),
+    "sonet_cdv": (False, False, True, CELL_TIME_S),
+    "all": (True, True, True, CELL_TIME_S),
+}
+"""How cells contend at a switch (issue 6; see :class:`atmtcp.model.PortConfig`,
+:attr:`atmtcp.model.Network.sonet`, :attr:`atmtcp.model.Link.cdv_s`). Randomized tail
+drop applies to plain tail drop (UBR) only. The cell delay variation, on the sources'
+access links, is at most one cell time: enough for the phases of equal-rate cell streams
+to drift, far below every other delay of the papers' networks."""
+
+
 def policy_config(policy: str, buffer: int | None, sources: int, packet_cells: int,
-                  r_fraction: float = 0.9, z: float = 0.8) -> m.PortConfig:
+                  r_fraction: float = 0.9, z: float = 0.8, slotted: bool = False,
+                  randomized_tail: bool = False) -> m.PortConfig:
     """The switch port of goyal1998 section 4 for a policy column.
 
     EPD: threshold = buffer - 200 cells when a packet is 12 cells (4.1: "200 cells are
     enough to hold one packet each from all 15 TCP connections"), in general buffer -
     N x packet size (4.1: "the threshold R should be set to the buffer size - N x the
     maximum packet size"), at least 200. Selective Drop and FBA: R = 0.9 K, Z = 0.8
-    (section 7: "the values of R and Z are chosen to be 0.9 and 0.8").
+    (section 7: "the values of R and Z are chosen to be 0.9 and 0.8"). ``slotted`` and
+    ``randomized_tail`` are the cell-contention options of :class:`atmtcp.model.PortConfig`
+    (randomized tail drop only where the policy is plain tail drop).
     """
     if buffer is None:
-        return m.PortConfig(None, m.DropPolicy("tail"))
+        return m.PortConfig(None, m.DropPolicy("tail"), slotted=slotted)
     if policy == "ubr":
-        return m.PortConfig(buffer, m.DropPolicy("tail"))
+        return m.PortConfig(buffer, m.DropPolicy("tail"), randomized_tail=randomized_tail, slotted=slotted)
     if policy == "epd":
         reserve = max(200, sources * packet_cells)
-        return m.PortConfig(buffer, m.DropPolicy("epd", threshold=max(1, buffer - reserve)))
+        return m.PortConfig(buffer, m.DropPolicy("epd", threshold=max(1, buffer - reserve)), slotted=slotted)
     threshold = int(round(r_fraction * buffer))
-    return m.PortConfig(buffer, m.DropPolicy(policy, threshold=threshold, z=z))
+    return m.PortConfig(buffer, m.DropPolicy(policy, threshold=threshold, z=z), slotted=slotted)
 
 
 def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: str, seed: int,
               quick: bool, mss: int = 512, rcv_wnd: int | None = None, duration_s: float | None = None,
               r_fraction: float = 0.9, z: float = 0.8, trace: m.TraceConfig | None = None,
-              link_delay_s: float | None = None) -> m.Run:
-    """A goyal1998 N-source run for one grid point (seed 0: no start jitter)."""
+              link_delay_s: float | None = None, assumption: str = "deterministic") -> m.Run:
+    """A goyal1998 N-source run for one grid point (seed 0: no start jitter), with the
+    cell-contention ``assumption`` named in :data:`CELL_ASSUMPTIONS`."""
+    if assumption not in CELL_ASSUMPTIONS:
+        raise m.ModelError("goyal_run", "assumption", assumption, f"one of {tuple(CELL_ASSUMPTIONS)}")
+    slotted, randomized_tail, sonet, cdv_s = CELL_ASSUMPTIONS[assumption]
     params = NETWORKS[network]
     duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
     mss = params.get("mss", mss)
     tcp_config = m.TcpConfig(tcp, mss=mss, rcv_wnd=rcv_wnd or params["rcv_wnd"])
     packet_cells = -(-(mss + m.Aal5Config().overhead_bytes) // 48)
-    port = policy_config(policy, buffer, sources, packet_cells, r_fraction, z)
+    port = policy_config(policy, buffer, sources, packet_cells, r_fraction, z, slotted, randomized_tail)
     jitter = JITTER_S if seed > 0 else 0.0
     return n_source_run(sources, link_delay_s if link_delay_s is not None else params["delay_s"],
                         port, tcp_config, duration, seed, jitter, trace,
-                        trunk_delay_s=params.get("trunk_delay_s"))
+                        trunk_delay_s=params.get("trunk_delay_s"), access_cdv_s=cdv_s, sonet=sonet)
 
 
 def summarize(ds: xr.Dataset, with_sources: bool = True) -> xr.Dataset:

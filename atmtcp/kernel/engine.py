@@ -4,9 +4,10 @@ from .state import itab, ivec, T_CELL, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T
 from .jit import jit
 from .layout import (
     C_DELACK_DEADLINE, C_DELACK_QUEUED, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
-    E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
+    E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
     G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, K_PENDING, OK, V_CONN, V_IS_ACK,
 )
+from .held_ports import port_event
 from .ports import admit_cell, channel_pop, drain, free_record, release_packet_if_done, sample_ports
 from .unmanaged import unmanaged_state
 from .tcp import (
@@ -33,7 +34,9 @@ def deliver_packet(S, v, k, t):
 def dispatch(S, kind, ident, t):
     """Handle one event (a channel's head has already been handled by the caller)."""
     g = ivec(S, T_G)
-    if kind == EV_RTO:
+    if kind == EV_PORT:
+        port_event(S, ident, t)
+    elif kind == EV_RTO:
         if timer_expires(S, ident, t, C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO):
             on_timeout(S, ident, t)
     elif kind == EV_DELACK:

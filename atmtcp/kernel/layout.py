@@ -46,8 +46,9 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
     V_CONN, V_IS_ACK, V_NHOPS, V_TAIL_NS, V_DELIVERY_CHAN, V_DATA_CELLS, V_HEADER_BYTES,
     V_RS_SERIAL, V_RS_COUNT, V_RS_OK,
     V_CELLS_SENT, V_FRAMES_OK, V_FRAMES_BAD, V_CELLS_PAST_LAST,
+    V_CELLS_DROPPED, V_FULL_ARRIVALS,
     V_NFIELDS,
-) = range(15)
+) = range(17)
 
 # --- output port, int64 table ``port`` ---------------------------------------------------
 (
@@ -56,8 +57,13 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
     P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN,
     P_CELLS_IN, P_CELLS_OUT, P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC,
     P_TRACE,
+    P_HELD, P_SLOTTED, P_FAN_IN, P_EVENT_AT, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_NFIELDS,
-) = range(21)
+) = range(28)
+# P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of
+# the lazy FIFO drain; needed by slotted ports and by randomized tail drop (P_FAN_IN > 0),
+# which remove or reorder cells after their arrival. P_EVENT_AT: time of the port's pending
+# EV_PORT event, -1 if none. P_PEND_*: a slotted port's arrivals waiting for the slot end.
 DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)
 DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
 
@@ -76,7 +82,9 @@ ACCEPT = -1
 DROP_OVERFLOW, DROP_THRESHOLD, DROP_PARTIAL, DROP_PERVC = range(4)
 
 # --- channel (FIFO of cells or packets between two kernel stages), int64 table ``chan`` -------
-CH_HEAD, CH_TAIL, CH_LEN, CH_DST_PORT, CH_NFIELDS = range(5)
+CH_HEAD, CH_TAIL, CH_LEN, CH_DST_PORT, CH_CDV_NS, CH_LAST_T, CH_NFIELDS = range(7)
+# CH_CDV_NS: bound of the cell delay variation added to each entry (0: none); CH_LAST_T: time
+# of the latest entry pushed, which keeps the channel FIFO when delays vary.
 
 # --- cell / packet-delivery record in the pool, int64 table ``cell`` -------------------------
 E_TIME, E_SEQ, E_VC, E_HOP, E_PKT, E_IDX, E_NEXT, E_NFIELDS = range(8)
@@ -89,7 +97,10 @@ E_TIME, E_SEQ, E_VC, E_HOP, E_PKT, E_IDX, E_NEXT, E_NFIELDS = range(8)
 ) = range(16)
 
 # --- event heap kinds ---------------------------------------------------------------------------
-EV_CHANNEL, EV_RTO, EV_DELACK, EV_START, EV_SAMPLE = range(5)
+EV_CHANNEL, EV_RTO, EV_DELACK, EV_START, EV_SAMPLE, EV_PORT = range(6)
+
+# --- pending arrival of a slotted port, int64 table ``pend`` ---------------------------------------
+PE_VC, PE_CELL, PE_SLOT_END, PE_NFIELDS = range(4)
 
 # --- global scalars, int64 vector ``g`` -------------------------------------------------------------
 (
@@ -97,12 +108,14 @@ EV_CHANNEL, EV_RTO, EV_DELACK, EV_START, EV_SAMPLE = range(5)
     G_STATUS, G_STATUS_ARG, G_EVENTS,
     G_SAMPLE_NS, G_NSAMPLES, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_LEN, G_TRACE_TRUNCATED, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED,
+    G_RNG,
     G_NFIELDS,
-) = range(19)
+) = range(20)
 
 # --- kernel status codes -------------------------------------------------------------------------------
-OK, CELL_POOL_FULL, PACKET_POOL_FULL, RING_FULL, HEAP_FULL = range(5)
-STATUS_NAMES = ("ok", "cell pool full", "packet pool full", "port ring full", "event heap full")
+OK, CELL_POOL_FULL, PACKET_POOL_FULL, RING_FULL, HEAP_FULL, PEND_FULL = range(6)
+STATUS_NAMES = ("ok", "cell pool full", "packet pool full", "port ring full", "event heap full",
+                "slot arrival buffer full")
 
 # --- TCP trace record kinds ------------------------------------------------------------------------------
 TR_CWND, TR_SSTHRESH, TR_SEQ_SENT, TR_ACK_RCVD, TR_TIMEOUT, TR_FAST_RETRANSMIT = range(6)

@@ -1,0 +1,227 @@
+"""The cell path shared by every kind of port: packet and cell pools, channels (with cell
+delay variation), the admission decision and drop accounting, forwarding to the next hop,
+and AAL5 reassembly.
+
+After its last congestible port a VC's path is a fixed delay (the compiler folds ports
+that can never queue into the delays), so AAL5 reassembly runs when the cell leaves that
+port and only complete packets are put on the VC's delivery channel.
+"""
+from .heap import heap_pop, heap_push, heap_replace_top, next_seq
+from .jit import jit, jit_inline
+from .layout import (
+    CELL_POOL_FULL, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL, E_HOP, E_IDX, E_NEXT, E_PKT,
+    E_SEQ, E_TIME, E_VC, EV_CHANNEL, G_CELL_FREE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE,
+    G_PKT_SERIAL, G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL,
+    K_VC, K_WND, P_ACTIVE_VCS, P_CAPACITY, P_CELLS_IN, P_DROP_OVERFLOW, P_KEEP_EOM, P_POLICY,
+    P_QUEUE, P_THRESHOLD, P_TRACE, PACKET_POOL_FULL, PF_Z, V_CELLS_DROPPED, V_CELLS_PAST_LAST,
+    V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RS_COUNT, V_RS_OK,
+    V_RS_SERIAL, V_TAIL_NS,
+)
+from .policies import cell_decision
+from .rng import random_below
+from .state import (
+    ftab, itab, ivec, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_PORTF, T_PV_COUNT, T_PV_STATE, T_VC,
+    T_VC_CHAN, T_VC_DELAY,
+)
+
+
+# --- packet pool ---------------------------------------------------------------------------------
+@jit_inline
+def alloc_packet(S, vc, seq, wnd, ncells):
+    """Take a packet record from the pool; returns its index or -1 (status set) if empty."""
+    g = ivec(S, T_G)
+    pkt = itab(S, T_PKT)
+    k = g[G_PKT_FREE]
+    if k < 0:
+        g[G_STATUS] = PACKET_POOL_FULL
+        return -1
+    g[G_PKT_FREE] = pkt[k, K_NEXT_FREE]
+    pkt[k, K_VC] = vc
+    pkt[k, K_SERIAL] = g[G_PKT_SERIAL]
+    g[G_PKT_SERIAL] += 1
+    pkt[k, K_SEQ] = seq
+    pkt[k, K_WND] = wnd
+    pkt[k, K_NCELLS] = ncells
+    pkt[k, K_ALIVE] = ncells
+    pkt[k, K_PENDING] = 0
+    pkt[k, K_NSACK] = 0
+    return k
+
+
+@jit_inline
+def release_packet_if_done(S, k):
+    """Return packet ``k`` to the pool once no cell of it is alive and it is not being delivered."""
+    g = ivec(S, T_G)
+    pkt = itab(S, T_PKT)
+    if pkt[k, K_ALIVE] == 0 and pkt[k, K_PENDING] == 0:
+        pkt[k, K_NEXT_FREE] = g[G_PKT_FREE]
+        g[G_PKT_FREE] = k
+
+
+# --- channels ------------------------------------------------------------------------------------
+@jit_inline
+def channel_push(S, ch, time, vc, hop, k, idx):
+    """Append a cell (``idx >= 0``) or a whole packet (``idx == -1``) to channel ``ch``.
+
+    Channels are FIFO and their entries arrive in time order, so only a channel's head
+    needs a place in the event heap. A channel with cell delay variation (``CH_CDV_NS``,
+    from :attr:`atmtcp.model.Link.cdv_s`) adds a seeded random delay to each entry.
+    """
+    cell = itab(S, T_CELL)
+    chan = itab(S, T_CHAN)
+    g = ivec(S, T_G)
+    e = g[G_CELL_FREE]
+    if e < 0:
+        g[G_STATUS] = CELL_POOL_FULL
+        return
+    g[G_CELL_FREE] = cell[e, E_NEXT]
+    cdv = chan[ch, CH_CDV_NS]
+    if cdv > 0:
+        # cell delay variation: a uniform extra delay in [0, cdv], never overtaking the
+        # channel's previous entry (each link stays FIFO)
+        time = max(time + random_below(S, cdv + 1), chan[ch, CH_LAST_T])
+        chan[ch, CH_LAST_T] = time
+    seq = next_seq(S)
+    cell[e, E_TIME] = time
+    cell[e, E_SEQ] = seq
+    cell[e, E_VC] = vc
+    cell[e, E_HOP] = hop
+    cell[e, E_PKT] = k
+    cell[e, E_IDX] = idx
+    cell[e, E_NEXT] = -1
+    if chan[ch, CH_LEN] == 0:
+        chan[ch, CH_HEAD] = e
+        heap_push(S, time, seq, EV_CHANNEL, ch)
+    else:
+        cell[chan[ch, CH_TAIL], E_NEXT] = e
+    chan[ch, CH_TAIL] = e
+    chan[ch, CH_LEN] += 1
+
+
+@jit_inline
+def channel_pop(S, ch):
+    """Take the head entry of channel ``ch`` (the heap's top event) and re-key the heap."""
+    cell = itab(S, T_CELL)
+    chan = itab(S, T_CHAN)
+    e = chan[ch, CH_HEAD]
+    chan[ch, CH_HEAD] = cell[e, E_NEXT]
+    chan[ch, CH_LEN] -= 1
+    if chan[ch, CH_LEN] > 0:
+        head = chan[ch, CH_HEAD]
+        heap_replace_top(S, cell[head, E_TIME], cell[head, E_SEQ])
+    else:
+        heap_pop(S)
+    return e
+
+
+@jit_inline
+def free_record(S, e):
+    """Return channel entry ``e`` to the pool."""
+    cell = itab(S, T_CELL)
+    g = ivec(S, T_G)
+    cell[e, E_NEXT] = g[G_CELL_FREE]
+    g[G_CELL_FREE] = e
+
+
+@jit
+def log_drop(S, t, p, v, reason):
+    """Append a drop event to the drop log of traced ports."""
+    droplog = itab(S, T_DROPLOG)
+    g = ivec(S, T_G)
+    port = itab(S, T_PORT)
+    if port[p, P_TRACE] == 0:
+        return
+    n = g[G_DROPLOG_LEN]
+    if n >= droplog.shape[0]:
+        g[G_DROPLOG_TRUNCATED] = 1
+        return
+    droplog[n, 0] = t
+    droplog[n, 1] = p
+    droplog[n, 2] = v
+    droplog[n, 3] = reason
+    g[G_DROPLOG_LEN] = n + 1
+
+
+# --- admission decision, drops, forwarding --------------------------------------------------------
+@jit_inline
+def port_decision(S, p, v, k, idx):
+    """Count cell ``idx`` of packet ``k`` (VC ``v``) into port ``p`` and decide it with the
+    port's policy (:func:`atmtcp.kernel.policies.cell_decision`); updates the VC's discard
+    state and counts an arrival that finds the buffer full. Returns ACCEPT or a drop reason."""
+    pkt = itab(S, T_PKT)
+    port = itab(S, T_PORT)
+    portf = ftab(S, T_PORTF)
+    pv_count = itab(S, T_PV_COUNT)
+    pv_state = itab(S, T_PV_STATE)
+    vc = itab(S, T_VC)
+    port[p, P_CELLS_IN] += 1
+    x = port[p, P_QUEUE]
+    if x >= port[p, P_CAPACITY]:
+        vc[v, V_FULL_ARRIVALS] += 1
+    decision, state = cell_decision(
+        port[p, P_POLICY], port[p, P_KEEP_EOM], pv_state[p, v], x,
+        port[p, P_CAPACITY], port[p, P_THRESHOLD], portf[p, PF_Z], pv_count[p, v],
+        port[p, P_ACTIVE_VCS], idx == 0, idx == pkt[k, K_NCELLS] - 1,
+    )
+    pv_state[p, v] = state
+    return decision
+
+
+@jit
+def drop_cell(S, p, v, k, reason, t):
+    """Discard a cell of packet ``k`` (VC ``v``) at port ``p`` for ``reason``."""
+    pkt = itab(S, T_PKT)
+    port = itab(S, T_PORT)
+    vc = itab(S, T_VC)
+    port[p, P_DROP_OVERFLOW + reason] += 1
+    vc[v, V_CELLS_DROPPED] += 1
+    log_drop(S, t, p, v, reason)
+    pkt[k, K_ALIVE] -= 1
+    release_packet_if_done(S, k)
+
+
+@jit
+def forward_cell(S, v, hop, k, idx, t):
+    """Cell ``idx`` of packet ``k`` leaves the port of hop ``hop`` of VC ``v`` at ``t``:
+    reassembly after the VC's last simulated port, else on to the next hop's channel."""
+    vc = itab(S, T_VC)
+    vc_chan = itab(S, T_VC_CHAN)
+    vc_delay = itab(S, T_VC_DELAY)
+    if hop == vc[v, V_NHOPS] - 1:
+        reassemble(S, v, k, idx, t)
+    else:
+        channel_push(S, vc_chan[v, hop], t + vc_delay[v, hop], v, hop + 1, k, idx)
+
+
+@jit
+def reassemble(S, v, k, idx, t):
+    """AAL5 reassembly of VC ``v``: a frame is good only if it is exactly one whole packet.
+
+    A frame ends at an EOM cell. If a packet lost its EOM cell its remaining cells run into
+    the next packet's frame and both are discarded, as in a real AAL5 receiver (length or
+    CRC check fails). A good frame goes onto the VC's delivery channel.
+    """
+    pkt = itab(S, T_PKT)
+    vc = itab(S, T_VC)
+    serial = pkt[k, K_SERIAL]
+    vc[v, V_CELLS_PAST_LAST] += 1
+    count = vc[v, V_RS_COUNT]
+    if count == 0:
+        vc[v, V_RS_SERIAL] = serial
+        ok = idx == 0
+    else:
+        ok = vc[v, V_RS_OK] == 1 and serial == vc[v, V_RS_SERIAL] and idx == count
+    count += 1
+    pkt[k, K_ALIVE] -= 1
+    ncells = pkt[k, K_NCELLS]
+    if idx == ncells - 1:
+        if ok and count == ncells:
+            vc[v, V_FRAMES_OK] += 1
+            pkt[k, K_PENDING] = 1
+            channel_push(S, vc[v, V_DELIVERY_CHAN], t + vc[v, V_TAIL_NS], v, -1, k, -1)
+        else:
+            vc[v, V_FRAMES_BAD] += 1
+        count = 0
+    vc[v, V_RS_COUNT] = count
+    vc[v, V_RS_OK] = 1 if ok else 0
+    release_packet_if_done(S, k)

@@ -1,0 +1,256 @@
+"""Held ports: output ports that keep their cells and forward each one by a departure event.
+
+The lazy FIFO path of :mod:`atmtcp.kernel.ports` forwards a cell the moment it is
+admitted, which is exact only while no queued cell is ever removed or reordered. Two
+options of :class:`atmtcp.model.PortConfig` break that, and make the compiler give the
+port this path instead (``P_HELD``):
+
+- **Randomized tail drop** (``P_FAN_IN > 0``), as lakshman section 3 describes it: "when
+  a cell arrives to a full buffer instead of dropping the incoming cell (slotting and
+  phase effects ensure then that one source will always be the winner in entering the
+  buffer), the cell dropped is equiprobably either the incoming cell or one of the first
+  few (we used the fan-in factor ...) cells in the end of the buffer (this is only used to
+  create buffer space, FIFO ordering is not violated)". The cell in transmission is never
+  one of them.
+- **Slotted service** (``P_SLOTTED``): time at the port runs in slots of one cell time,
+  aligned to t = 0. A cell arriving during a slot waits for the slot's end; at each slot
+  end the port first completes the transmission of the cell in service (if any), then
+  admits the slot's arrivals in a random order (the cells of one VC keep their order), so
+  that when one place is freed each arrival of the slot is equally likely to take it.
+  lakshman section 3: "The links connected to the switch output port operate in a slotted
+  manner"; open slotted cell-level simulators resolve contention the same way.
+
+All random choices draw from the run's seeded stream (:mod:`atmtcp.kernel.rng`).
+A held cell is stored as ``(VC, packet << 24 | hop << 16 | cell index)``.
+"""
+from .cells import drop_cell, forward_cell, port_decision
+from .heap import heap_push, next_seq
+from .jit import jit, jit_inline
+from .layout import (
+    ACCEPT, DROP_OVERFLOW, EV_PORT, G_STATUS, G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS,
+    P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
+    P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_SLOTTED, PE_CELL,
+    PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, RING_FULL,
+)
+from .rng import random_below
+from .state import itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_RING_CELL, T_RING_VC
+
+
+@jit_inline
+def pack_cell(k, hop, idx):
+    return (k << 24) | (hop << 16) | idx
+
+
+@jit_inline
+def unpack_cell(cell):
+    """``(packet, hop, cell index)`` of a packed held cell."""
+    return cell >> 24, (cell >> 16) & 0xFF, cell & 0xFFFF
+
+
+@jit_inline
+def ring_slot(S, p, position):
+    """Arena index of the ``position``-th held cell of port ``p`` (0 = the head)."""
+    port = itab(S, T_PORT)
+    slot = port[p, P_RING_HEAD] + position
+    if slot >= port[p, P_RING_CAP]:
+        slot -= port[p, P_RING_CAP]
+    return port[p, P_RING_BASE] + slot
+
+
+@jit
+def schedule_port_event(S, p, at):
+    port = itab(S, T_PORT)
+    port[p, P_EVENT_AT] = at
+    heap_push(S, at, next_seq(S), EV_PORT, p)
+
+
+@jit
+def enqueue(S, p, v, hop, k, idx):
+    """Append a cell at the tail of port ``p``; False (status set) if the ring is full."""
+    g = ivec(S, T_G)
+    port = itab(S, T_PORT)
+    pv_count = itab(S, T_PV_COUNT)
+    ring_cell = ivec(S, T_RING_CELL)
+    ring_vc = ivec(S, T_RING_VC)
+    n = port[p, P_RING_LEN]
+    if n == port[p, P_RING_CAP]:
+        g[G_STATUS] = RING_FULL
+        g[G_STATUS_ARG] = p
+        return False
+    slot = ring_slot(S, p, n)
+    ring_vc[slot] = v
+    ring_cell[slot] = pack_cell(k, hop, idx)
+    port[p, P_RING_LEN] = n + 1
+    port[p, P_QUEUE] += 1
+    if port[p, P_QUEUE] > port[p, P_MAX_QUEUE]:
+        port[p, P_MAX_QUEUE] = port[p, P_QUEUE]
+    if pv_count[p, v] == 0:
+        port[p, P_ACTIVE_VCS] += 1
+    pv_count[p, v] += 1
+    return True
+
+
+@jit
+def unlink(S, p, v):
+    """Bookkeeping for a cell of VC ``v`` leaving port ``p``'s buffer (sent or dropped)."""
+    port = itab(S, T_PORT)
+    pv_count = itab(S, T_PV_COUNT)
+    port[p, P_RING_LEN] -= 1
+    port[p, P_QUEUE] -= 1
+    pv_count[p, v] -= 1
+    if pv_count[p, v] == 0:
+        port[p, P_ACTIVE_VCS] -= 1
+
+
+@jit
+def drop_queued(S, p, position, t):
+    """Discard the held cell at ``position`` and close the gap: the cells behind it move up
+    one place, so the order of the kept cells does not change."""
+    ring_cell = ivec(S, T_RING_CELL)
+    ring_vc = ivec(S, T_RING_VC)
+    port = itab(S, T_PORT)
+    slot = ring_slot(S, p, position)
+    v = ring_vc[slot]
+    k, _, _ = unpack_cell(ring_cell[slot])
+    for i in range(position, port[p, P_RING_LEN] - 1):
+        here = ring_slot(S, p, i)
+        behind = ring_slot(S, p, i + 1)
+        ring_vc[here] = ring_vc[behind]
+        ring_cell[here] = ring_cell[behind]
+    unlink(S, p, v)
+    drop_cell(S, p, v, k, DROP_OVERFLOW, t)
+
+
+@jit
+def randomized_tail(S, p, t):
+    """lakshman 3: the buffer is full; drop, with equal probability, the arriving cell or one
+    of the last F held cells (F = ``P_FAN_IN``, fewer if fewer wait behind the cell in
+    transmission). True if a held cell was dropped, so that the arriving cell enters."""
+    port = itab(S, T_PORT)
+    n = port[p, P_RING_LEN]
+    choices = min(port[p, P_FAN_IN], n - 1)
+    if choices <= 0:
+        return False
+    r = random_below(S, choices + 1)
+    if r == 0:
+        return False
+    drop_queued(S, p, n - r, t)
+    return True
+
+
+@jit
+def accept_held(S, p, v, hop, k, idx, t):
+    """Decide a cell at held port ``p`` now and hold it if admitted; False if it was not."""
+    port = itab(S, T_PORT)
+    decision = port_decision(S, p, v, k, idx)
+    if decision == DROP_OVERFLOW and port[p, P_FAN_IN] > 0 and randomized_tail(S, p, t):
+        decision = ACCEPT
+    if decision != ACCEPT:
+        drop_cell(S, p, v, k, decision, t)
+        return False
+    return enqueue(S, p, v, hop, k, idx)
+
+
+@jit
+def admit_held(S, p, v, hop, k, idx, t):
+    """A cell arrives at held port ``p``: a slotted port keeps it for the slot's end; else it
+    is decided at once, and an idle port starts transmitting it."""
+    g = ivec(S, T_G)
+    pend = itab(S, T_PEND)
+    port = itab(S, T_PORT)
+    if port[p, P_SLOTTED] != 0:
+        n = port[p, P_PEND_LEN]
+        if n == port[p, P_PEND_CAP]:
+            g[G_STATUS] = PEND_FULL
+            g[G_STATUS_ARG] = p
+            return
+        cell_ns = port[p, P_CELL_NS]
+        slot_end = (t // cell_ns + 1) * cell_ns
+        row = port[p, P_PEND_BASE] + n
+        pend[row, PE_VC] = v
+        pend[row, PE_CELL] = pack_cell(k, hop, idx)
+        pend[row, PE_SLOT_END] = slot_end
+        port[p, P_PEND_LEN] = n + 1
+        if port[p, P_EVENT_AT] < 0:
+            schedule_port_event(S, p, slot_end)
+        return
+    if accept_held(S, p, v, hop, k, idx, t) and port[p, P_EVENT_AT] < 0:
+        schedule_port_event(S, p, t + port[p, P_CELL_NS])
+
+
+@jit
+def send_head(S, p, t):
+    """The cell at the head of held port ``p`` finishes its transmission at ``t``."""
+    port = itab(S, T_PORT)
+    ring_cell = ivec(S, T_RING_CELL)
+    ring_vc = ivec(S, T_RING_VC)
+    slot = ring_slot(S, p, 0)
+    v = ring_vc[slot]
+    k, hop, idx = unpack_cell(ring_cell[slot])
+    head = port[p, P_RING_HEAD] + 1
+    port[p, P_RING_HEAD] = 0 if head == port[p, P_RING_CAP] else head
+    unlink(S, p, v)
+    port[p, P_CELLS_OUT] += 1
+    forward_cell(S, v, hop, k, idx, t)
+
+
+@jit
+def order_slot_arrivals(S, p, m):
+    """Shuffle the first ``m`` pending arrivals of port ``p`` (Fisher-Yates, seeded), then
+    put the cells of each VC back in their own order on the places the VC drew."""
+    pend = itab(S, T_PEND)
+    pkt = itab(S, T_PKT)
+    port = itab(S, T_PORT)
+    base = port[p, P_PEND_BASE]
+    for i in range(m - 1, 0, -1):
+        j = random_below(S, i + 1)
+        for f in range(PE_NFIELDS):
+            pend[base + i, f], pend[base + j, f] = pend[base + j, f], pend[base + i, f]
+    for i in range(m):
+        for j in range(i + 1, m):
+            if pend[base + j, PE_VC] != pend[base + i, PE_VC]:
+                continue
+            ki, _, ii = unpack_cell(pend[base + i, PE_CELL])
+            kj, _, ij = unpack_cell(pend[base + j, PE_CELL])
+            if pkt[kj, K_SERIAL] * 65536 + ij < pkt[ki, K_SERIAL] * 65536 + ii:
+                pend[base + i, PE_CELL], pend[base + j, PE_CELL] = pend[base + j, PE_CELL], pend[base + i, PE_CELL]
+
+
+@jit
+def end_of_slot(S, p, t):
+    """Slot end at slotted port ``p``: finish the cell in service, then admit the slot's
+    arrivals in random order; the next cell starts its transmission."""
+    pend = itab(S, T_PEND)
+    port = itab(S, T_PORT)
+    if port[p, P_QUEUE] > 0:
+        send_head(S, p, t)
+    base = port[p, P_PEND_BASE]
+    n = port[p, P_PEND_LEN]
+    m = 0
+    while m < n and pend[base + m, PE_SLOT_END] <= t:
+        m += 1
+    order_slot_arrivals(S, p, m)
+    for i in range(m):
+        k, hop, idx = unpack_cell(pend[base + i, PE_CELL])
+        accept_held(S, p, pend[base + i, PE_VC], hop, k, idx, t)
+    for i in range(m, n):
+        for f in range(PE_NFIELDS):
+            pend[base + i - m, f] = pend[base + i, f]
+    port[p, P_PEND_LEN] = n - m
+    if port[p, P_QUEUE] > 0:
+        schedule_port_event(S, p, t + port[p, P_CELL_NS])
+    elif n > m:
+        schedule_port_event(S, p, pend[base, PE_SLOT_END])
+
+
+@jit
+def port_event(S, p, t):
+    """The departure (or slot-end) event of held port ``p``."""
+    port = itab(S, T_PORT)
+    port[p, P_EVENT_AT] = -1
+    if port[p, P_SLOTTED] != 0:
+        end_of_slot(S, p, t)
+        return
+    send_head(S, p, t)
+    if port[p, P_QUEUE] > 0:
+        schedule_port_event(S, p, t + port[p, P_CELL_NS])
