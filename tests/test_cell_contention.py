@@ -1,0 +1,274 @@
+"""The four cell-contention options of issue 6, each on a hand-built port state and in whole
+runs: randomized tail drop (lakshman 3), slotted switch ports, ATM over SONET (goyal1998
+3.2), cell delay variation. Each is off by default and seeded from ``Run.seed``."""
+import dataclasses
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import atmtcp
+from atmtcp import model as m
+from atmtcp.compiler import cell_time_ns, compile_run
+from atmtcp.experiments.common import CELL_ASSUMPTIONS, goyal_run
+from atmtcp.kernel import layout as L
+from atmtcp.kernel.cells import alloc_packet, channel_pop, channel_push
+from atmtcp.kernel.held_ports import accept_held, admit_held, enqueue, port_event, unpack_cell
+from atmtcp.kernel.rng import random_below, random_u64, splitmix64_reference
+from atmtcp.topologies import BOTTLENECK, n_source_network
+
+from test_invariants import check_invariants
+
+
+def small_run(n=3, buffer=8, seed=0, duration=0.01, **port_options):
+    port = m.PortConfig(buffer, m.DropPolicy("tail"), **port_options)
+    network = n_source_network(n, 5e-6, port)
+    connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}") for i in range(n))
+    return m.Run(network, connections, duration, seed=seed)
+
+
+def bottleneck(compiled):
+    return compiled.port_names.index(BOTTLENECK)
+
+
+def held_cells(compiled, p):
+    """(VC, packet, cell index) of the cells port ``p`` holds, head first."""
+    S = compiled.state
+    port = S.port[p]
+    out = []
+    for i in range(port[L.P_RING_LEN]):
+        slot = port[L.P_RING_BASE] + (port[L.P_RING_HEAD] + i) % port[L.P_RING_CAP]
+        k, _, idx = unpack_cell(S.ring_cell[slot])
+        out.append((int(S.ring_vc[slot]), int(k), int(idx)))
+    return out
+
+
+def filled_port(buffer, fan_in, seed):
+    """A compiled run whose bottleneck holds ``buffer`` cells of packets of VCs 0, 2, 4
+    (one cell each), with randomized tail drop over ``fan_in`` cells."""
+    compiled = compile_run(small_run(buffer=buffer, seed=seed, randomized_tail=True, fan_in=fan_in))
+    K = compiled.kernel_state
+    p = bottleneck(compiled)
+    for i in range(buffer):
+        v = 2 * (i % 3)
+        k = alloc_packet(K, v, 0, 0, 1)
+        assert enqueue(K, p, v, 1, k, 0)
+    return compiled, K, p
+
+
+# --- the random stream --------------------------------------------------------------------------------------
+def test_kernel_stream_is_splitmix64():
+    """The kernel's generator is SplitMix64 over g[G_RNG], seeded with Run.seed."""
+    compiled = compile_run(small_run(seed=12345))
+    assert compiled.state.g[L.G_RNG] == 12345
+    got = [int(random_u64(compiled.kernel_state)) for _ in range(5)]
+    assert got == splitmix64_reference(12345, 5)
+    draws = [int(random_below(compiled.kernel_state, 6)) for _ in range(6000)]
+    counts = Counter(draws)
+    assert set(counts) == set(range(6)) and all(900 < c < 1100 for c in counts.values())
+
+
+# --- randomized tail drop ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fan_in", [1, 3, 5])
+def test_randomized_tail_picks_among_fan_in_plus_one_cells(fan_in):
+    """lakshman 3: at a full buffer the dropped cell is, equiprobably, the arriving one or one
+    of the last F queued cells; the kept cells stay in FIFO order and the buffer stays full."""
+    buffer = 10
+    outcomes = Counter()
+    for seed in range(600):
+        compiled, K, p = filled_port(buffer, fan_in, seed)
+        before = held_cells(compiled, p)
+        k = alloc_packet(K, 1, 0, 0, 1)  # VC 1 arrives
+        admitted = accept_held(K, p, 1, 1, k, 0, 0)
+        after = held_cells(compiled, p)
+        assert len(after) == buffer and int(compiled.state.port[p, L.P_QUEUE]) == buffer
+        if not admitted:
+            assert after == before
+            outcomes["arriving"] += 1
+            continue
+        assert after[-1][0] == 1
+        kept = after[:-1]
+        gone = [c for c in before if c not in kept]
+        assert len(gone) == 1
+        position = before.index(gone[0])
+        assert kept == before[:position] + before[position + 1:], "FIFO order of kept cells changed"
+        outcomes[buffer - position] += 1  # 1 = the last queued cell
+        assert int(compiled.state.port[p, L.P_DROP_OVERFLOW]) == 1
+    assert set(outcomes) == {"arriving", *range(1, fan_in + 1)}
+    expected = 600 / (fan_in + 1)
+    assert all(abs(c - expected) < 5 * np.sqrt(expected) for c in outcomes.values()), outcomes
+
+
+def test_randomized_tail_same_seed_same_choice():
+    """The choice is a function of the seed: the same state and seed drop the same cell."""
+    def victim(seed):
+        compiled, K, p = filled_port(10, 4, seed)
+        accept_held(K, p, 1, 1, alloc_packet(K, 1, 0, 0, 1), 0, 0)
+        return held_cells(compiled, p)
+    assert victim(3) == victim(3)
+    assert len({tuple(victim(s)) for s in range(20)}) > 1
+
+
+def test_fan_in_defaults_to_input_ports():
+    """F = None counts the input ports that feed the port: N sources feed SW1->SW2."""
+    compiled = compile_run(small_run(n=4, randomized_tail=True))
+    assert compiled.state.port[bottleneck(compiled), L.P_FAN_IN] == 4
+
+
+# --- slotted ports --------------------------------------------------------------------------------------------------
+def slotted_port(buffer=1, seed=0):
+    compiled = compile_run(small_run(buffer=buffer, seed=seed, slotted=True))
+    return compiled, compiled.kernel_state, bottleneck(compiled)
+
+
+def test_slot_arrivals_wait_for_the_slot_end():
+    """A cell arriving during a slot is decided at the slot's end, not on arrival."""
+    compiled, K, p = slotted_port(buffer=4)
+    T = int(compiled.state.port[p, L.P_CELL_NS])
+    admit_held(K, p, 0, 1, alloc_packet(K, 0, 0, 0, 1), 0, 3 * T + 5)
+    assert compiled.state.port[p, L.P_QUEUE] == 0 and compiled.state.port[p, L.P_PEND_LEN] == 1
+    assert compiled.state.port[p, L.P_EVENT_AT] == 4 * T
+    port_event(K, p, 4 * T)
+    assert compiled.state.port[p, L.P_QUEUE] == 1 and compiled.state.port[p, L.P_PEND_LEN] == 0
+    assert compiled.state.port[p, L.P_EVENT_AT] == 5 * T  # in service during slot 4, leaves at its end
+
+
+def test_slot_serves_first_then_admits_in_random_order():
+    """A full one-cell buffer: at the slot end the cell in service leaves, then one of the
+    slot's two arrivals takes its place, each with probability 1/2 (no arrival is
+    favoured by arriving at the departure instant)."""
+    winners = Counter()
+    for seed in range(400):
+        compiled, K, p = slotted_port(buffer=1, seed=seed)
+        T = int(compiled.state.port[p, L.P_CELL_NS])
+        admit_held(K, p, 4, 1, alloc_packet(K, 4, 0, 0, 1), 0, 0)
+        port_event(K, p, T)  # VC 4's cell enters service
+        admit_held(K, p, 0, 1, alloc_packet(K, 0, 0, 0, 1), 0, 2 * T)  # arrives as VC 4's cell departs
+        admit_held(K, p, 2, 1, alloc_packet(K, 2, 0, 0, 1), 0, 2 * T + T // 2)
+        port_event(K, p, 2 * T)  # slot 1 ends: VC 4 leaves; the arrivals of slot 2 wait
+        assert compiled.state.port[p, L.P_QUEUE] == 0
+        port_event(K, p, 3 * T)
+        (held,) = held_cells(compiled, p)
+        winners[held[0]] += 1
+        assert compiled.state.port[p, L.P_CELLS_OUT] == 1
+        assert compiled.state.port[p, L.P_DROP_OVERFLOW] == 1
+    assert set(winners) == {0, 2} and abs(winners[0] - 200) < 50, winners
+
+
+def test_slot_keeps_each_vc_in_order():
+    """Cells of one VC that arrive in one slot are admitted in their own order."""
+    for seed in range(50):
+        compiled, K, p = slotted_port(buffer=20, seed=seed)
+        T = int(compiled.state.port[p, L.P_CELL_NS])
+        k0 = alloc_packet(K, 0, 0, 0, 3)
+        k2 = alloc_packet(K, 2, 0, 0, 3)
+        for idx in range(3):
+            admit_held(K, p, 0, 1, k0, idx, 10 + idx)
+            admit_held(K, p, 2, 1, k2, idx, 11 + idx)
+        port_event(K, p, T)
+        cells = held_cells(compiled, p)
+        for v in (0, 2):
+            assert [idx for vc, _, idx in cells if vc == v] == [0, 1, 2]
+
+
+# --- ATM over SONET ------------------------------------------------------------------------------------------------
+def test_sonet_switch_ports_drain_at_the_payload_rate():
+    """Switch ports send a cell every 53 x 8 / 149.76e6 s = 2831 ns; hosts every 2726 ns;
+    efficiency is measured against 149.76e6 x 512 / (12 x 53 x 8) = 120.6 Mbit/s."""
+    run = small_run()
+    run = dataclasses.replace(run, network=dataclasses.replace(run.network, sonet=True))
+    compiled = compile_run(run)
+    names = compiled.port_names
+    cell_ns = dict(zip(names, compiled.state.port[:, L.P_CELL_NS]))
+    assert cell_ns[BOTTLENECK] == round(53 * 8 / 149.76e6 * 1e9) == 2831
+    assert cell_ns["S1->SW1"] == 2726
+    assert compiled.capacity_bps == pytest.approx(53 * 8 * 1e9 / 2831 * 512 / (12 * 53))
+    assert compiled.capacity_bps / 1e6 == pytest.approx(120.5, abs=0.1)
+
+
+# --- cell delay variation -------------------------------------------------------------------------------------------
+def test_cdv_channel_stays_fifo_within_its_bound():
+    """Each entry gets a uniform extra delay in [0, cdv] but never overtakes the one before."""
+    run = small_run()
+    links = tuple(dataclasses.replace(l, cdv_s=50e-6) if l.b == "SW1" else l for l in run.network.links)
+    run = dataclasses.replace(run, network=dataclasses.replace(run.network, links=links))
+    compiled = compile_run(run)
+    K, S = compiled.kernel_state, compiled.state
+    ch = int(np.flatnonzero(S.chan[:, L.CH_CDV_NS] > 0)[0])
+    assert S.chan[ch, L.CH_CDV_NS] == 50_000
+    sent = [1_000_000 + 100 * i for i in range(200)]
+    for i, t in enumerate(sent):
+        channel_push(K, ch, t, 0, 1, 0, i)
+    times = []
+    while S.chan[ch, L.CH_LEN] > 0:
+        e = channel_pop(K, ch)
+        times.append(int(S.cell[e, L.E_TIME]))
+        assert S.cell[e, L.E_IDX] == len(times) - 1
+    assert times == sorted(times)
+    extra = np.array(times) - np.array(sent)
+    assert extra.min() >= 0 and extra.max() <= 50_000 + 100 * 200
+    assert len(set(extra)) > 100
+
+
+def test_cdv_reorders_no_cell_end_to_end():
+    """Large CDV on every link, infinite buffers: no frame is damaged (a reordered cell would
+    break AAL5 reassembly) and every packet sent is delivered or in flight."""
+    port = m.PortConfig(None)
+    network = n_source_network(3, 5e-6, port)
+    links = tuple(dataclasses.replace(l, cdv_s=20e-6) for l in network.links)
+    network = dataclasses.replace(network, links=links)
+    run = m.Run(network, tuple(m.Connection(f"S{i + 1}", f"D{i + 1}") for i in range(3)), 0.2, seed=4)
+    ds = atmtcp.simulate(run)
+    assert int(ds.frames_bad.sum()) == 0 and int(ds.frames_ok.sum()) > 1000
+    assert {f"SW2->D{i + 1}" for i in range(3)} <= set(ds.port.values), "a port fed by a CDV link was folded"
+
+
+# --- whole runs with each option ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("assumption", list(CELL_ASSUMPTIONS))
+@pytest.mark.parametrize("policy", ["ubr", "epd"])
+def test_invariants_hold_under_each_assumption(assumption, policy):
+    """Cells in = out + dropped + queued at every port; goodput within the link; no bytes
+    delivered that were not sent."""
+    run = goyal_run("lan", 5, 1000, policy, "reno", 2, quick=True, duration_s=0.3, assumption=assumption)
+    ds = atmtcp.simulate(run)
+    check_invariants(run, ds, "tail" if policy == "ubr" else policy, 1000)
+    assert float(ds.efficiency) <= 1.0
+
+
+@pytest.mark.parametrize("assumption", [a for a in CELL_ASSUMPTIONS if a != "deterministic"])
+def test_same_seed_same_dataset_other_seed_other(assumption):
+    """Each option draws from Run.seed only: same seed, identical Dataset; another seed, another."""
+    def ds(seed):
+        run = goyal_run("lan", 5, 1000, "ubr", "vanilla", 1, quick=True, duration_s=0.3, assumption=assumption)
+        return atmtcp.simulate(dataclasses.replace(run, seed=seed))
+    a, b = ds(7), ds(7)
+    assert a.identical(b)
+    assert not a.identical(ds(8))
+
+
+def test_options_off_by_default():
+    assert m.PortConfig().randomized_tail is False and m.PortConfig().slotted is False
+    assert m.Link("a", "b").cdv_s == 0.0
+    network = n_source_network(2, 5e-6, m.PortConfig(100))
+    assert network.sonet is False
+    assert not compile_run(m.Run(network, (m.Connection("S1", "D1"),), 0.01)).state.port[:, L.P_HELD].any()
+
+
+@pytest.mark.parametrize("build, field", [
+    (lambda: m.PortConfig(100, m.DropPolicy("epd"), randomized_tail=True), "PortConfig.randomized_tail"),
+    (lambda: m.PortConfig(None, randomized_tail=True), "PortConfig.randomized_tail"),
+    (lambda: m.PortConfig(100, fan_in=3), "PortConfig.fan_in"),
+    (lambda: m.PortConfig(100, randomized_tail=True, fan_in=0), "PortConfig.fan_in"),
+    (lambda: m.PortConfig(100, randomized_tail=1), "PortConfig.randomized_tail"),
+    (lambda: m.PortConfig(100, slotted="yes"), "PortConfig.slotted"),
+    (lambda: m.PortConfig(100, "epd"), "PortConfig.policy"),
+    (lambda: m.Link("a", "b", cdv_s=-1e-6), "Link.cdv_s"),
+    (lambda: m.Link("a", "b", cdv_s=float("nan")), "Link.cdv_s"),
+    (lambda: m.Link("a", "b", cdv_s=2.0), "Link.cdv_s"),
+    (lambda: dataclasses.replace(n_source_network(2, 5e-6, m.PortConfig(100)), sonet="yes"), "Network.sonet"),
+    (lambda: goyal_run("lan", 2, 1000, "ubr", "reno", 0, True, assumption="jitter"), "goyal_run.assumption"),
+])
+def test_bad_options_name_the_field(build, field):
+    with pytest.raises(m.ModelError) as error:
+        build()
+    assert error.value.field == field
