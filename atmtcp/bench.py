@@ -1,8 +1,12 @@
 """``atmtcp bench``: wall time of the standard scenarios (a benchmark, not a test).
 
 Scenarios: goyal1998's 5- and 15-source LAN (10 s, 1000 cells) and WAN (20 s, 12000
-cells), EPD, Reno. Each is run once to warm up (loading or compiling the kernel), then
-timed. Reported per scenario:
+cells), EPD, Reno, with the deterministic cell contention (the lazy FIFO path); the
+5-source LAN with slotted ports (the reproduction's headline assumption); and the 5-source
+LAN with plain UBR (vanilla TCP) twice, with the
+deterministic cell contention and with slotted ports and randomized tail drop, so that the
+cost of the held-port path shows beside the fast path. Each is run once to warm up
+(loading or compiling the kernel), then timed. Reported per scenario:
 
 - wall seconds per run (kernel only: compile, allocation and labelling excluded);
 - bottleneck cell slots per wall second: simulated time x 366792 cells/s (the
@@ -21,17 +25,22 @@ from .compiler import cell_time_ns
 from .simulate import run_kernel, to_dataset
 
 SCENARIOS = [
-    ("LAN, 5 sources", "lan", 5),
-    ("LAN, 15 sources", "lan", 15),
-    ("WAN, 5 sources", "wan", 5),
-    ("WAN, 15 sources", "wan", 15),
+    # label, network, sources, policy, TCP, cell contention
+    ("LAN, 5 sources", "lan", 5, "epd", "reno", "deterministic"),
+    ("LAN, 15 sources", "lan", 15, "epd", "reno", "deterministic"),
+    ("WAN, 5 sources", "wan", 5, "epd", "reno", "deterministic"),
+    ("WAN, 15 sources", "wan", 15, "epd", "reno", "deterministic"),
+    ("LAN, 5 sources, slotted", "lan", 5, "epd", "reno", "slotted"),
+    ("LAN, 5 sources, UBR, deterministic", "lan", 5, "tail", "vanilla", "deterministic"),
+    ("LAN, 5 sources, UBR, slotted + randomized tail", "lan", 5, "tail", "vanilla", "slotted_randomized_tail"),
 ]
 
 
-def scenario_run(network: str, sources: int) -> m.Run:
-    """One standard scenario: EPD, Reno, 1000 cells (LAN) or 12000 cells (WAN)."""
+def scenario_run(network: str, sources: int, policy: str = "epd", tcp: str = "reno",
+                 contention: str = "deterministic") -> m.Run:
+    """One standard scenario: 1000 cells (LAN) or 12000 cells (WAN)."""
     buffer = 1000 if network == "lan" else 12000
-    return scenario(network, sources, buffer, "epd", "reno")
+    return scenario(network, sources, buffer, policy, tcp, contention=contention)
 
 
 def time_scenario(run: m.Run, repeat: int = 1) -> dict:
@@ -61,8 +70,8 @@ def run_benchmark(repeat: int = 1, printer=print) -> list[dict]:
     printer("| scenario | simulated | wall s/run | bottleneck cell slots/s | cell transmissions/s | events/s |")
     printer("|---|---|---|---|---|---|")
     rows = []
-    for label, network, sources in SCENARIOS:
-        run = scenario_run(network, sources)
+    for label, *spec in SCENARIOS:
+        run = scenario_run(*spec)
         row = {"scenario": label, **time_scenario(run, repeat)}
         rows.append(row)
         printer(f"| {label} | {run.duration_s:g} s | {row['wall_s']:.2f} | {row['slots_per_s'] / 1e6:.1f} M "

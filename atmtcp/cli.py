@@ -19,28 +19,35 @@ def _buffer(text: str) -> int | None:
 
 def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: str,
              duration: float | None = None, seed: int = 0, jitter: float = 0.0,
-             z: float = 0.8, threshold: int | None = None) -> m.Run:
+             z: float = 0.8, threshold: int | None = None, contention: str | None = None) -> m.Run:
     """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
-    from :data:`atmtcp.experiments.common.NETWORKS`)."""
-    from .experiments.common import NETWORKS
+    from :data:`atmtcp.experiments.common.NETWORKS`; ``contention`` names one of
+    :data:`atmtcp.experiments.common.CELL_ASSUMPTIONS`)."""
+    from .experiments.common import CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS
     from .topologies import n_source_run
+    contention = contention or HEADLINE_CONTENTION
+    if contention not in CELL_ASSUMPTIONS:
+        raise m.ModelError("scenario", "contention", contention, f"one of {tuple(CELL_ASSUMPTIONS)}")
+    slotted, randomized_tail, sonet, cdv_s = CELL_ASSUMPTIONS[contention]
     params = NETWORKS[network]
-    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z))
+    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z), slotted=slotted,
+                        randomized_tail=randomized_tail and policy == "tail" and buffer is not None)
     config = m.TcpConfig(tcp, mss=params.get("mss", 512), rcv_wnd=params["rcv_wnd"])
     return n_source_run(sources, params["delay_s"], port, config,
                         duration if duration is not None else params["duration_s"], seed, jitter,
-                        trunk_delay_s=params.get("trunk_delay_s"))
+                        trunk_delay_s=params.get("trunk_delay_s"), access_cdv_s=cdv_s, sonet=sonet)
 
 
 def cmd_run(args) -> int:
     from .simulate import simulate
     run = scenario(args.network, args.sources, args.buffer, args.policy, args.tcp, args.duration,
-                   args.seed, args.jitter, args.z, args.threshold)
+                   args.seed, args.jitter, args.z, args.threshold, args.contention)
     start = time.perf_counter()
     ds = simulate(run)
     wall = time.perf_counter() - start
     print(f"{args.network.upper()}, {args.sources} sources, buffer {args.buffer or 'infinite'} cells, "
-          f"{args.policy}, TCP {args.tcp}, {run.duration_s:g} s simulated in {wall:.2f} s wall")
+          f"{args.policy}, TCP {args.tcp}, cell contention {args.contention}, "
+          f"{run.duration_s:g} s simulated in {wall:.2f} s wall")
     print(f"{'source':>6} {'Mbit/s':>8} {'sent MB':>8} {'retx':>6} {'timeouts':>8} {'fast retx':>9}")
     for i in ds.source.values:
         s = ds.sel(source=i)
@@ -78,6 +85,7 @@ def cmd_bench(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .experiments.common import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
     parser = argparse.ArgumentParser(prog="atmtcp", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -93,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--jitter", type=float, default=0.0, help="random start-time spread in seconds")
     run.add_argument("--z", type=float, default=0.8, help="Selective Drop / FBA parameter Z")
     run.add_argument("--threshold", type=int, default=None, help="R in cells (default per policy)")
+    run.add_argument("--contention", choices=tuple(CELL_ASSUMPTIONS), default=HEADLINE_CONTENTION,
+                     help="how cells contend at switch ports: slotted ports (the default, as in the "
+                          "reproduction), randomized tail drop, ATM over SONET, cell delay variation, or "
+                          "'deterministic' (see the README)")
     run.set_defaults(func=cmd_run)
 
     lst = sub.add_parser("list", help="list the experiments (target ids)")

@@ -212,3 +212,52 @@ def z_sweep_figure(ds: xr.Dataset):
     np.atleast_1d(axes)[0].legend(fontsize=7)
     fig.tight_layout()
     return fig
+
+
+# --- goyal1998.ubr_sensitivity (issue 6) ------------------------------------------------------------------------
+ASSUMPTION_LABELS = {
+    "deterministic": "deterministic",
+    "randomized_tail": "randomized tail",
+    "sonet": "SONET rate",
+    "cdv": "cell delay variation",
+    "slotted": "slotted ports",
+    "slotted_randomized_tail": "slotted + randomized tail",
+    "sonet_cdv": "SONET + CDV",
+    "all": "all four",
+}
+
+
+def sensitivity_figure(summary: pd.DataFrame, paper_averages: pd.DataFrame):
+    """Left: mean |reproduced - paper| over the UBR and EPD cells of Tables 1, 2, 4, 5 per
+    assumption. Right: UBR efficiency and fairness column averages per assumption (mean over
+    jittered seeds) against the paper's printed column averages (dashed lines)."""
+    labels = [ASSUMPTION_LABELS.get(a, a) for a in summary.index]
+    y = np.arange(len(labels))
+    fig, axes = plt.subplots(1, 3, figsize=(13, 0.45 * len(labels) + 1.8), sharey=True,
+                             gridspec_kw={"width_ratios": [1, 1.3, 1.3]})
+    ax = axes[0]
+    ax.barh(y, summary.mad_all, color="0.45")
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("mean |reproduced - paper|")
+    ax.set_title("Tables 1, 2, 4, 5 (UBR, EPD)")
+    for ax, metric, name in ((axes[1], "efficiency", "UBR efficiency"), (axes[2], "fairness", "UBR fairness")):
+        offsets = {("vanilla", "lan"): -0.3, ("vanilla", "wan"): -0.1, ("reno", "lan"): 0.1, ("reno", "wan"): 0.3}
+        colors = {"lan": "tab:blue", "wan": "tab:orange"}
+        for (tcp, network), dy in offsets.items():
+            values = summary[f"ubr_{metric}_{tcp}_{network}"]
+            marker = "o" if tcp == "vanilla" else "s"
+            ax.scatter(values, y + dy, color=colors[network], marker=marker, s=28,
+                       label=f"{network.upper()}, {tcp}")
+            paper = paper_averages[(paper_averages.metric == f"{metric}_column_average")
+                                   & (paper_averages.network == network) & (paper_averages.tcp == tcp)]
+            if not paper.empty:
+                ax.axvline(float(paper.value.iloc[0]), color=colors[network],
+                           linestyle="--" if tcp == "vanilla" else ":", linewidth=1)
+        ax.set_xlim(0, 1.02)
+        ax.set_xlabel(f"{name} (column average)")
+        ax.set_title(f"{name}: atmtcp (marks), paper (lines)")
+        ax.grid(axis="x", alpha=0.3)
+    axes[2].legend(loc="lower left", fontsize=8, title="marks: vanilla o, Reno s", title_fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -79,6 +79,16 @@ CELL_ASSUMPTIONS = {
     "sonet_cdv": (False, False, True, CELL_TIME_S),
     "all": (True, True, True, CELL_TIME_S),
 }
+HEADLINE_CONTENTION = "slotted"
+"""The assumption of the goyal1998/goyal1997 headline runs, chosen from the evidence of
+``goyal1998.ubr_sensitivity`` (README, "Modelling choices"): the paper's Table 2 gives plain
+UBR a LAN fairness of 0.31-0.97, never the exact 1/N that phase lock produces, so its
+simulator let cells contend for a freed buffer place without a fixed winner; of the
+assumptions that do, slotted switch ports keep the 155.52 Mbit/s links and C = 125.2 Mbit/s
+of section 3.2, add no delay variation (goyal1997: "delay variation = 0") and no drop rule
+the paper does not state, and come closest to Tables 1, 2, 4, 5 (mean |difference| 0.062
+against 0.138 deterministic)."""
+
 """How cells contend at a switch (issue 6; see :class:`atmtcp.model.PortConfig`,
 :attr:`atmtcp.model.Network.sonet`, :attr:`atmtcp.model.Link.cdv_s`). Randomized tail
 drop applies to plain tail drop (UBR) only. The cell delay variation, on the sources'
@@ -113,7 +123,7 @@ def policy_config(policy: str, buffer: int | None, sources: int, packet_cells: i
 def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: str, seed: int,
               quick: bool, mss: int = 512, rcv_wnd: int | None = None, duration_s: float | None = None,
               r_fraction: float = 0.9, z: float = 0.8, trace: m.TraceConfig | None = None,
-              link_delay_s: float | None = None, assumption: str = "deterministic") -> m.Run:
+              link_delay_s: float | None = None, assumption: str = HEADLINE_CONTENTION) -> m.Run:
     """A goyal1998 N-source run for one grid point (seed 0: no start jitter), with the
     cell-contention ``assumption`` named in :data:`CELL_ASSUMPTIONS`."""
     if assumption not in CELL_ASSUMPTIONS:

@@ -1,0 +1,99 @@
+"""Reading ``goyal1998.ubr_sensitivity``: which cell-contention assumption the paper's
+simulator must have made (issue 6).
+
+For each assumption of :data:`atmtcp.experiments.common.CELL_ASSUMPTIONS` the experiment
+holds the UBR and EPD columns of Tables 1, 2 (vanilla TCP) and 4, 5 (Reno) over jittered
+seeds. :func:`as_tables` lays one assumption out like the real table targets, averaged
+over the seeds; :func:`summary` compares each with the paper (mean absolute difference
+per table, column averages) and evaluates the claims that need only those columns.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import xarray as xr
+
+from .claims import CLAIMS, evaluate, restricted_to_policies
+from .experiments.common import NETWORKS
+from .reference import comparison, mean_absolute_difference
+
+TABLES = {"vanilla": ("goyal1998.table1", "goyal1998.table2"), "reno": ("goyal1998.table4", "goyal1998.table5")}
+"""TCP flavour -> (efficiency table, fairness table); each pair comes from the same runs."""
+POLICIES = ("ubr", "epd")
+CLAIM_NAMES = ("epd_efficiency_not_fairness", "frr_hurts_wan_efficiency", "frr_helps_lan_efficiency")
+"""The claims of :data:`atmtcp.claims.CLAIMS` that read Tables 1 and 4; here they are
+evaluated on the UBR and EPD columns only (the study has no Selective Drop column)."""
+
+
+def _numeric_buffers(ds: xr.Dataset) -> xr.Dataset:
+    """'small'/'large' -> the cells of each network (LAN 1000/3000, WAN 12000/36000), on one
+    ``buffer`` axis as the table targets have it."""
+    parts = []
+    for network in ds.network.values:
+        cells = list(NETWORKS[str(network)]["buffers"])
+        part = ds.sel(network=[network]).assign_coords(buffer=cells)
+        parts.append(part)
+    return xr.concat(parts, dim="buffer", join="outer")
+
+
+def as_tables(ds: xr.Dataset, assumption: str) -> dict[str, xr.Dataset]:
+    """Table targets (1, 2, 4, 5) as one assumption gives them: mean over the jittered seeds."""
+    one = ds.sel(assumption=assumption)[["efficiency", "fairness"]].mean("seed")
+    tables = {}
+    for tcp, (eff_table, fair_table) in TABLES.items():
+        laid_out = _numeric_buffers(one.sel(tcp=tcp, drop=True))
+        tables[eff_table] = laid_out
+        tables[fair_table] = laid_out
+    return tables
+
+
+def summary(ds: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
+    """One row per assumption: |reproduced - paper| averaged per table and over all four,
+    LAN and WAN column averages of UBR efficiency and fairness per TCP flavour, and the
+    claims (on the UBR and EPD columns) that pass."""
+    targets = [t for pair in TABLES.values() for t in pair]
+    ref = reference[reference.target.isin(targets) & reference.policy.isin(POLICIES)]
+    claims = [restricted_to_policies(c, POLICIES) for c in CLAIMS if c.name in CLAIM_NAMES]
+    rows = []
+    for assumption in ds.assumption.values:
+        tables = as_tables(ds, str(assumption))
+        compared = comparison(ref[~ref.metric.str.endswith("_column_average")], tables)
+        mad = mean_absolute_difference(compared)
+        row = {"assumption": str(assumption)}
+        for target in targets:
+            row[f"mad_{target.split('.')[1]}"] = float(mad.get(target, float("nan")))
+        row["mad_all"] = float(compared.loc[compared.status == "compared", "difference"].abs().mean())
+        one = ds.sel(assumption=assumption).mean("seed")
+        for tcp in TABLES:
+            for network in ("lan", "wan"):
+                cell = one.sel(tcp=tcp, network=network, policy="ubr")
+                row[f"ubr_efficiency_{tcp}_{network}"] = float(cell.efficiency.mean())
+                row[f"ubr_fairness_{tcp}_{network}"] = float(cell.fairness.mean())
+        verdicts = evaluate(tables, claims)
+        row["claims_passed"] = int(verdicts.passed.sum())
+        row["claims_total"] = len(verdicts)
+        row["claims"] = "; ".join(f"{c}: {'pass' if p else 'FAIL'}" for c, p in zip(verdicts.claim, verdicts.passed))
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("assumption")
+
+
+def paper_column_averages(reference: pd.DataFrame) -> pd.DataFrame:
+    """The paper's UBR column averages of Tables 1, 2, 4, 5 (the printed 'Column average' rows)."""
+    rows = reference[reference.metric.str.endswith("_column_average") & (reference.policy == "ubr")
+                     & reference.target.isin([t for pair in TABLES.values() for t in pair])]
+    return rows[["target", "network", "tcp", "metric", "value"]].reset_index(drop=True)
+
+
+def drops_versus_full_arrivals(ds: xr.Dataset, assumption: str, tcp: str = "vanilla", network: str = "lan",
+                               sources: int = 5, buffer: str = "small") -> pd.DataFrame:
+    """Per source, over the seeds: data cells dropped, data cells that arrived at a full
+    buffer, and goodput. Under phase lock the lucky source's cells find the buffer full as
+    often as anyone's and yet are never dropped; under a fair contention rule drops follow
+    full-buffer arrivals."""
+    cell = ds.sel(assumption=assumption, tcp=tcp, network=network, sources=sources, buffer=buffer, policy="ubr")
+    cell = cell.isel(source=slice(0, sources))
+    frame = pd.DataFrame({
+        "dropped": cell.cells_dropped_by_source.sum("seed").values,
+        "full_buffer_arrivals": cell.full_buffer_arrivals.sum("seed").values,
+        "goodput_mbps": cell.goodput_bps.mean("seed").values / 1e6,
+    }, index=pd.Index(range(sources), name="source"))
+    return frame
