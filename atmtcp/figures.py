@@ -258,6 +258,6 @@ def sensitivity_figure(summary: pd.DataFrame, paper_averages: pd.DataFrame):
         ax.set_xlabel(f"{name} (column average)")
         ax.set_title(f"{name}: atmtcp (marks), paper (lines)")
         ax.grid(axis="x", alpha=0.3)
-    axes[2].legend(loc="lower left", fontsize=8, title="marks: vanilla o, Reno s", title_fontsize=8)
+    axes[2].legend(loc="lower left", fontsize=8, title="paper: vanilla dashed, Reno dotted", title_fontsize=8)
     fig.tight_layout()
     return fig

@@ -17,6 +17,7 @@ TABLE_TARGETS = [
     "goyal1998.sd_z_sweep",
     "goyal1998.many_sources",
     "goyal1998.sack_bound",
+    "goyal1998.ubr_sensitivity",
     "goyal1997.satellite_efficiency",
     "goyal1997.satellite_fairness",
 ]
@@ -31,6 +32,7 @@ FIGURE_TARGETS = [
     "goyal1998.sack_bound",
     "goyal1998.fba_factorial",
     "goyal1998.sd_z_sweep",
+    "goyal1998.ubr_sensitivity",
     "goyal1997.cwnd_integer_stall",
 ]
 for _target in TABLE_TARGETS + FIGURE_TARGETS:
