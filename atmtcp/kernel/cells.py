@@ -9,7 +9,7 @@ port and only complete packets are put on the VC's delivery channel.
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    CELL_POOL_FULL, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL, E_HOP, E_IDX, E_NEXT, E_PKT,
+    ACCEPT, CELL_POOL_FULL, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL, E_HOP, E_IDX, E_NEXT, E_PKT,
     E_SEQ, E_TIME, E_VC, EV_CHANNEL, G_CELL_FREE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE,
     G_PKT_SERIAL, G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL,
     K_VC, K_WND, P_ACTIVE_VCS, P_CAPACITY, P_CELLS_IN, P_DROP_OVERFLOW, P_KEEP_EOM, P_POLICY,
@@ -156,14 +156,17 @@ def port_decision(S, p, v, k, idx):
     vc = itab(S, T_VC)
     port[p, P_CELLS_IN] += 1
     x = port[p, P_QUEUE]
-    if x >= port[p, P_CAPACITY]:
-        vc[v, V_FULL_ARRIVALS] += 1
     decision, state = cell_decision(
         port[p, P_POLICY], port[p, P_KEEP_EOM], pv_state[p, v], x,
         port[p, P_CAPACITY], port[p, P_THRESHOLD], portf[p, PF_Z], pv_count[p, v],
         port[p, P_ACTIVE_VCS], idx == 0, idx == pkt[k, K_NCELLS] - 1,
     )
     pv_state[p, v] = state
+    if decision != ACCEPT and x >= port[p, P_CAPACITY]:
+        # every arrival at a full buffer is refused here (randomized tail drop may still let
+        # it in by dropping another cell), so counting on this branch keeps the path of an
+        # admitted cell free of the count
+        vc[v, V_FULL_ARRIVALS] += 1
     return decision
 
 
@@ -180,7 +183,7 @@ def drop_cell(S, p, v, k, reason, t):
     release_packet_if_done(S, k)
 
 
-@jit
+@jit_inline
 def forward_cell(S, v, hop, k, idx, t):
     """Cell ``idx`` of packet ``k`` leaves the port of hop ``hop`` of VC ``v`` at ``t``:
     reassembly after the VC's last simulated port, else on to the next hop's channel."""

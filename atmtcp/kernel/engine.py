@@ -5,7 +5,7 @@ from .jit import jit
 from .layout import (
     C_DELACK_DEADLINE, C_DELACK_QUEUED, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
     E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
-    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, K_PENDING, OK, V_CONN, V_IS_ACK,
+    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, K_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
 )
 from .held_ports import port_event
 from .ports import admit_cell, channel_pop, drain, free_record, release_packet_if_done, sample_ports
@@ -85,5 +85,6 @@ def run_until_end(owned):
             dispatch(S, kind, ident, t)
     g[G_NOW] = end
     for p in range(port.shape[0]):
-        drain(S, p, end)
+        if port[p, P_HELD] == 0:
+            drain(S, p, end)
     return g[G_STATUS]

@@ -52,12 +52,12 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
 
 # --- output port, int64 table ``port`` ---------------------------------------------------
 (
-    P_CAPACITY, P_CELL_NS, P_POLICY, P_THRESHOLD, P_KEEP_EOM,
+    P_HELD, P_CAPACITY, P_CELL_NS, P_POLICY, P_THRESHOLD, P_KEEP_EOM,
     P_QUEUE, P_ACTIVE_VCS, P_BUSY_UNTIL, P_MAX_QUEUE,
     P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN,
     P_CELLS_IN, P_CELLS_OUT, P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC,
     P_TRACE,
-    P_HELD, P_SLOTTED, P_FAN_IN, P_EVENT_AT, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
+    P_SLOTTED, P_FAN_IN, P_EVENT_AT, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_NFIELDS,
 ) = range(28)
 # P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of

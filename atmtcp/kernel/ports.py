@@ -30,10 +30,8 @@ from .state import itab, ivec, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_QSAM
 @jit_inline
 def drain(S, p, t):
     """Retire the cells of lazy FIFO port ``p`` whose transmission has ended by time ``t``
-    (a held port retires its cells by its own departure events)."""
+    (not for held ports, which retire their cells by their own departure events)."""
     port = itab(S, T_PORT)
-    if port[p, P_HELD] != 0:
-        return
     pv_count = itab(S, T_PV_COUNT)
     ring_t = ivec(S, T_RING_T)
     ring_vc = ivec(S, T_RING_VC)
@@ -59,7 +57,7 @@ def drain(S, p, t):
         port[p, P_CELLS_OUT] += gone
 
 
-@jit
+@jit_inline
 def admit_lazy(S, p, v, hop, k, idx, t):
     """Cell arrival at lazy FIFO port ``p``: decide, then fix its departure and forward it."""
     g = ivec(S, T_G)
@@ -129,6 +127,7 @@ def sample_ports(S, i, t):
     for p in range(port.shape[0]):
         col = port[p, P_TRACE] - 1
         if col >= 0:
-            drain(S, p, t)
+            if port[p, P_HELD] == 0:
+                drain(S, p, t)
             qsample[i, col] = port[p, P_QUEUE]
             osample[i, col] = port[p, P_CELLS_OUT]
