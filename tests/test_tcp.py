@@ -291,6 +291,31 @@ def test_sack_block_loss_recovers_within_bound(lost):
         assert float(ds.retransmit_rtts) == 1              # "If less than one-fourth of CWND is lost ... one RTT"
 
 
+def test_sack_delayed_ack_never_retransmits_a_hole_twice():
+    """goyal1998 5.4.1: a retransmitted segment is marked in the table, and "If a retransmitted segment is lost, the
+    sender times-out": no segment is retransmitted twice while no timeout occurs.
+
+    1 ms links, a 200-segment window, delayed ACKs and seven scattered losses: 337, 342 and 345 are new data sent
+    during the recovery of 215 and lost; the SACK blocks show them as holes and they are retransmitted in that
+    recovery. The ACK covering RECOVER then ends it while their retransmissions are still in flight, and the
+    duplicate ACKs for 337 start a second fast retransmit, which must not send 337 a third time."""
+    lost = (215, 238, 265, 317, 337, 342, 345)
+    net = n_source_network(1, 1e-3, m.PortConfig(None))
+    cfg = m.TcpConfig("sack", rcv_wnd=200 * MSS, delayed_ack=True)
+    run = m.Run(net, (m.Connection("S1", "D1", cfg, 0.0, lost),), 1.0, trace=m.TraceConfig(connections=(0,)))
+    ds = atmtcp.simulate(run)
+    tr = Trace(ds)
+    c = counters(ds)
+    assert c["timeouts"] == 0 and c["scripted_losses"] == len(lost)
+    fr = tr.times("fast_retransmit")
+    assert list(tr.values("fast_retransmit")) == [215 * MSS, 337 * MSS]
+    # 337 was above the first recovery's RECOVER and was retransmitted before the second fast retransmit
+    assert 337 * MSS >= tr.recover and tr.retransmission_time(337) < fr[1]
+    seqs, sends = np.unique(tr.values("seq_sent"), return_counts=True)
+    assert sends.max() <= 2, f"sent more than twice: {list(seqs[sends > 2] // MSS)}"
+    assert c["retransmissions"] == len(lost)
+
+
 # --- vanilla (goyal1998 2) ----------------------------------------------------------------------------------
 def test_vanilla_waits_for_coarse_timer():
     """goyal1998 2: vanilla TCP ignores duplicate ACKs and retransmits only when the 100 ms-tick timer expires."""

@@ -340,6 +340,15 @@ def fast_retransmit(S, c, t):
     sends four segments fewer. PIPE starts from the bytes actually outstanding when they
     are fewer than CWND, since it "indicates how many bytes are currently in the network
     pipe" and CWND may exceed the receiver's window.
+
+    A segment already marked as retransmitted in the SACK table is not retransmitted
+    again (5.4.1: "When the sender retransmits a segment, it marks the segment as
+    retransmitted in the table. If a retransmitted segment is lost, the sender times-out";
+    the entries "remain in the table until the segment is ACKed"). This happens when a
+    segment sent during an earlier recovery (above its RECOVER) was lost, retransmitted
+    from the SACK information in that recovery, and its duplicate ACKs after the recovery
+    ended start this one: the window is halved again (a loss in a later window), but the
+    retransmission already in flight is not duplicated.
     """
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
@@ -352,15 +361,19 @@ def fast_retransmit(S, c, t):
     conn[c, C_IN_RECOVERY] = 1
     conn[c, C_RTT_TIMING] = 0
     trace(S, c, TR_FAST_RETRANSMIT, una, t)
-    conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
     if conn[c, C_FLAVOR] == SACK:
         # 5.4.2: PIPE = CWND - 3, the three duplicate ACKs having left the pipe; the
         # fast retransmission is inside it (see the docstring)
         conn[c, C_PIPE] = max(min(int(cwnd_before), conn[c, C_SND_MAX] - una) - 3 * mss, 0)
         connf[c, F_CWND] = connf[c, F_SSTHRESH]
         conn[c, C_HOLE_PTR] = una // mss
-        retransmit_hole(S, c, una // mss, t)
+        sb = btab(S, T_SB)
+        if (sb[c, (una // mss) & conn[c, C_SB_MASK]] & RETRANSMITTED) == 0:
+            conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
+            retransmit_hole(S, c, una // mss, t)
+        # else: already retransmitted (5.4.1); the running timer covers that retransmission
     else:
+        conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
         send_segment(S, c, una, t)
         connf[c, F_CWND] = connf[c, F_SSTHRESH] + 3 * mss
 
