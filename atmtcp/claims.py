@@ -190,23 +190,45 @@ def _vanilla_timeout_only(d):
     return Verdict(to > 0 and fr == 0, f"timeouts {to}, fast retransmits {fr} in the trace")
 
 
-def _sack_bound(d):
+def _rtt_ranges(lost, rtts, bound) -> str:
+    """``lost a-b: r (bound x)`` for runs of consecutive lost counts with the same result."""
+    groups = []
+    for n, r, b in zip(lost, rtts, bound):
+        r_text = "timeout" if not np.isfinite(r) else f"{r:g}"
+        if groups and groups[-1][2:] == [r_text, b] and n == groups[-1][1] + 1:
+            groups[-1][1] = n
+        else:
+            groups.append([n, n, r_text, b])
+    return ", ".join(f"{a}{'' if a == z else f'-{z}'}: {r} ({b:g})" for a, z, r, b in groups)
+
+
+def _sack_bound_rows(d, select):
+    """(lost counts, retransmission RTTs, bounds) of the ``goyal1998.sack_bound`` rows ``select`` keeps."""
     ds = d["goyal1998.sack_bound"]
-    within = ds.lost_fraction < 0.5
-    rtts = ds.retransmit_rtts.where(within, drop=True)
-    bound = ds.bound_rtts.where(within, drop=True)
-    ok = bool((rtts <= bound).all()) and bool(np.isfinite(rtts).all())
-    rows = ", ".join(f"{f:.2f}: {r:g} (bound {b:g})" for f, r, b in
-                     zip(ds.lost_fraction.where(within, drop=True).values, rtts.values, bound.values))
-    return Verdict(ok, f"lost fraction: retransmission RTTs (bound) -> {rows}")
+    sub = ds.isel(lost_segments=np.flatnonzero(select(ds).values))
+    return sub.lost_segments.values.astype(int), sub.retransmit_rtts, sub.bound_rtts
+
+
+def _sack_bound(d):
+    lost, rtts, bound = _sack_bound_rows(d, lambda ds: ds.lost_fraction < 0.5)
+    ok = lost.size > 0 and bool(np.isfinite(rtts).all()) and bool((rtts <= bound).all())
+    return Verdict(ok, "lost segments (of W): retransmission RTTs (bound) -> "
+                   + _rtt_ranges(lost, rtts.values, bound.values))
 
 
 def _quarter_in_one_rtt(d):
-    ds = d["goyal1998.sack_bound"]
-    small = ds.lost_fraction <= 0.25
-    rtts = ds.retransmit_rtts.where(small, drop=True)
-    values = [float(x) for x in rtts.values]
-    return Verdict(bool((rtts == 1).all()), f"retransmission RTTs for losses <= 1/4 window: {values}")
+    lost, rtts, _ = _sack_bound_rows(d, lambda ds: ds.lost_fraction <= 0.25)
+    ok = lost.size > 0 and bool((rtts == 1).all())
+    return Verdict(ok, "retransmission RTTs for losses <= 1/4 window -> "
+                   + _rtt_ranges(lost, rtts.values, np.ones(lost.size)))
+
+
+def _half_window_no_timeout(d):
+    """From half the window on: no timeout, and within atmtcp's slow-start bound 1 + ceil(log2(lost))."""
+    lost, rtts, bound = _sack_bound_rows(d, lambda ds: ds.lost_fraction >= 0.5)
+    ok = lost.size > 0 and bool(np.isfinite(rtts).all()) and bool((rtts <= bound).all())
+    return Verdict(ok, "lost segments (of W): retransmission RTTs (slow-start bound) -> "
+                   + _rtt_ranges(lost, rtts.values, bound.values))
 
 
 # --- goyal1997 ----------------------------------------------------------------------------------------------
@@ -281,6 +303,10 @@ CLAIMS = [
     Claim("sack_quarter_window_one_rtt", "goyal1998",
           "If less than one-fourth of CWND is lost, then SACK TCP can recover in one RTT.", ("goyal1998.sack_bound",),
           _quarter_in_one_rtt),
+    Claim("sack_half_window_no_timeout", "goyal1998",
+          "If more than one-half the CWND is dropped, ... PIPE will double every RTT, and SACK will recover "
+          "no slower than slow start. SACK would still be advantageous because timeout would be still avoided "
+          "unless a retransmitted packet were dropped.", ("goyal1998.sack_bound",), _half_window_no_timeout),
     Claim("integer_cwnd_stalls_at_mss_squared", "goyal1997",
           "If CWND is large, MSS*MSS/CWND is zero and CWND does not change. CWND stays at 512*512 or 256 kB. "
           "Solution 1: Increment CWND after N acks.", ("goyal1997.cwnd_integer_stall",), _integer_stall),

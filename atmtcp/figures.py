@@ -149,21 +149,48 @@ def stall_figure(ds: xr.Dataset):
 
 
 def sack_bound_figure(ds: xr.Dataset):
-    """Simulated SACK recovery RTTs vs the bound of goyal1998 5.4.2."""
-    fig, ax = plt.subplots(figsize=(6, 3.4))
-    frac = ds.lost_fraction.values
-    ax.step(frac, ds.bound_rtts.values, where="mid", color="0.4", label="bound ceil(log2(n/(n-2)))")
-    ax.plot(frac, ds.retransmit_rtts.values, "o", label="simulated: RTTs to retransmit the block")
-    ax.plot(frac, ds.ack_rtts.values, "x", label="simulated: RTTs until the block is ACKed")
-    timed_out = frac[ds.timeouts.values > 0]
+    """Simulated SACK recovery RTTs against the bound of goyal1998 5.4.2, for every number
+    of lost segments out of the W in flight (lost segments on the x axis)."""
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    lost = ds.lost_segments.values
+    window = int(ds.attrs.get("window_segments", round(float(lost[0] / ds.lost_fraction.values[0]))))
+    below = 2 * lost < window
+    ax.step(lost[below], ds.bound_rtts.values[below], where="mid", color="0.3",
+            label="bound ceil(log2(n/(n-2))), n = W/lost (5.4.2)")
+    ax.step(lost[~below], ds.bound_rtts.values[~below], where="mid", color="0.3", ls="--",
+            label="lost >= W/2: slow start, 1 + ceil(log2(lost))")
+    ax.plot(lost, ds.retransmit_rtts.values, "o", ms=3, label="simulated: RTTs to retransmit the block")
+    ax.plot(lost, ds.ack_rtts.values, "x", ms=3, label="simulated: RTTs until the block is ACKed")
+    timed_out = lost[ds.timeouts.values > 0]
     if timed_out.size:
-        ax.plot(timed_out, np.full(timed_out.size, 0.5), "v", color="tab:red", label="timeout")
-    ax.set_xlabel("fraction of the window lost (1/n)")
+        ax.plot(timed_out, np.full(timed_out.size, 0.5), "v", ms=3, color="tab:red", label="timeout")
+    for x, text in ((window / 4, "W/4"), (window / 2, "W/2")):
+        ax.axvline(x, color="0.7", lw=0.6, ls=":")
+        ax.text(x, 0.05, text, transform=ax.get_xaxis_transform(), fontsize=7, ha="center", color="0.4")
+    ax.set_xlim(0, window)
+    ax.set_xlabel(f"lost segments (of W = {window} in flight)")
     ax.set_ylabel("round trips")
     ax.set_title("SACK TCP recovery from a block loss")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
+
+
+def sack_bound_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The SACK bound runs, one row per range of lost counts with the same result."""
+    columns = ["retransmit_rtts", "ack_rtts", "bound_rtts", "timeouts"]
+    frame = ds[columns].to_dataframe()[columns]
+    rows = []
+    for lost, values in frame.iterrows():
+        key = tuple("timeout" if pd.isna(v) else (int(v) if float(v).is_integer() else float(v))
+                    for v in values)
+        if rows and rows[-1][2] == key and lost == rows[-1][1] + 1:
+            rows[-1][1] = lost
+        else:
+            rows.append([lost, lost, key])
+    labels = [f"{a}" if a == z else f"{a}-{z}" for a, z, _ in rows]
+    return pd.DataFrame([key for _, _, key in rows], columns=columns,
+                        index=pd.Index(labels, name="lost_segments"))
 
 
 def factorial_figure(ds: xr.Dataset):

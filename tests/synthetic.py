@@ -29,8 +29,7 @@ SD_Z = (2.0, 1.0, 0.9, 0.8, 0.5, 0.2)
 MANY_BUFFERS = {"wan": (12000, 36000), "satellite": (200000, 600000)}
 SATELLITE_BUFFERS = (200000, 600000)
 TCPS = ("sack", "reno", "vanilla")
-SACK_BOUND_WINDOW = 127
-SACK_BOUND_N = (16.0, 8.0, 6.0, 5.0, 4.0, 3.5, 3.0, 2.5, 2.2, 2.0)
+SACK_BOUND_WINDOW = 128
 
 
 def _union(groups) -> list:
@@ -188,27 +187,32 @@ def loss_figure(timeouts: int, fast_retransmits: int, lost_segments: int, case: 
     return ds
 
 
-def sack_bound_rtts(n: float) -> float:
-    """``ceil(log2(n / (n - 2)))`` RTTs, at least 1, infinite for n <= 2 (goyal1998 5.4.2)."""
-    return math.inf if n <= 2 else max(1.0, math.ceil(math.log2(n / (n - 2)) - 1e-12))
+def sack_bound_rtts(lost: int) -> float:
+    """goyal1998 5.4.2's ``ceil(log2(n / (n - 2)))`` RTTs (at least 1), n = W/lost, below half the window;
+    atmtcp's slow-start bound ``1 + ceil(log2(lost))`` from half the window on."""
+    if 2 * lost < SACK_BOUND_WINDOW:
+        n = SACK_BOUND_WINDOW / lost
+        return max(1.0, math.ceil(math.log2(n / (n - 2)) - 1e-12))
+    return 1.0 + math.ceil(math.log2(lost) - 1e-12)
 
 
-def sack_bound(retransmit_rtts: Callable[[float, float], float]) -> xr.Dataset:
-    """The SACK bound target: dim ``n``; ``retransmit_rtts(lost_fraction, bound) -> RTTs``
-    (NaN for a recovery that timed out)."""
-    lost = [max(1, int(round(SACK_BOUND_WINDOW / n))) for n in SACK_BOUND_N]
-    fraction = np.array([c / SACK_BOUND_WINDOW for c in lost])
-    bound = np.array([sack_bound_rtts(SACK_BOUND_WINDOW / c) for c in lost])
-    rtts = np.array([retransmit_rtts(f, b) for f, b in zip(fraction, bound)], dtype=float)
+def sack_bound(retransmit_rtts: Callable[[int, float], float]) -> xr.Dataset:
+    """The SACK bound target: dim ``lost_segments`` (1 ... W - 1 of W = 128);
+    ``retransmit_rtts(lost, bound) -> RTTs`` (NaN for a recovery that timed out)."""
+    lost = np.arange(1, SACK_BOUND_WINDOW)
+    bound = np.array([sack_bound_rtts(int(c)) for c in lost])
+    rtts = np.array([retransmit_rtts(int(c), b) for c, b in zip(lost, bound)], dtype=float)
+    dims = ("lost_segments",)
     return xr.Dataset({
-        "lost_segments": ("n", np.array(lost)),
-        "lost_fraction": ("n", fraction),
-        "retransmit_rtts": ("n", rtts),
-        "ack_rtts": ("n", rtts + 1),
-        "rtt_s": ("n", np.where(np.isfinite(rtts), 0.03, np.nan)),
-        "bound_rtts": ("n", bound),
-        "timeouts": ("n", np.where(np.isfinite(rtts), 0, 1)),
-    }, coords={"n": list(SACK_BOUND_N)})
+        "lost_fraction": (dims, lost / SACK_BOUND_WINDOW),
+        "retransmit_rtts": (dims, rtts),
+        "ack_rtts": (dims, rtts + 1),
+        "rtt_s": (dims, np.where(np.isfinite(rtts), 0.03, np.nan)),
+        "bound_rtts": (dims, bound),
+        "timeouts": (dims, np.where(np.isfinite(rtts), 0, 1)),
+        "fast_retransmits": (dims, np.where(lost <= SACK_BOUND_WINDOW - 3, 1, 0)),
+        "retransmissions": (dims, lost),
+    }, coords={"lost_segments": lost})
 
 
 def cwnd_integer_stall(final: dict[str, float]) -> xr.Dataset:

@@ -409,42 +409,57 @@ def vanilla_no_timeout():
 
 
 # --- goyal1998 5.4.2: the SACK recovery bound -----------------------------------------------------------------
-def _within_bound(fraction, bound):
-    """RTTs at the bound below a loss of half the window; a timeout (NaN) from half on."""
-    return bound if fraction < 0.5 else np.nan
+def _within_bound(lost, bound):
+    """RTTs at the bound up to W/2 + 1 = 65 lost segments; a timeout (NaN) beyond (what atmtcp measures)."""
+    return bound if lost <= 65 else np.nan
 
 
 @passing("sack_recovery_within_bound")
 def sack_at_bound():
-    """Every loss below half the window recovers in the bound; the loss of half times out."""
+    """Every loss below half the window recovers in the bound; larger ones time out."""
     return {"goyal1998.sack_bound": syn.sack_bound(_within_bound)}
 
 
 @failing("sack_recovery_within_bound")
 def sack_over_bound():
-    """A loss of 1/3 of the window takes one RTT more than the bound."""
-    return {"goyal1998.sack_bound": syn.sack_bound(
-        lambda f, b: b + 1 if abs(f - 42 / 127) < 1e-9 else _within_bound(f, b))}
+    """A loss of 46 of 128 segments takes one RTT more than the bound."""
+    return {"goyal1998.sack_bound": syn.sack_bound(lambda n, b: b + 1 if n == 46 else _within_bound(n, b))}
 
 
 @failing("sack_recovery_within_bound")
 def sack_timeout_below_half():
-    """A loss of 0.4 of the window times out (NaN RTTs)."""
-    return {"goyal1998.sack_bound": syn.sack_bound(
-        lambda f, b: np.nan if abs(f - 51 / 127) < 1e-9 else _within_bound(f, b))}
+    """A loss of 62 of 128 segments times out (NaN RTTs)."""
+    return {"goyal1998.sack_bound": syn.sack_bound(lambda n, b: np.nan if n == 62 else _within_bound(n, b))}
 
 
 @passing("sack_quarter_window_one_rtt")
 def quarter_in_one_rtt():
     """Every loss of at most 1/4 of the window recovers in 1 RTT, larger ones in 2."""
-    return {"goyal1998.sack_bound": syn.sack_bound(lambda f, b: 1.0 if f <= 0.25 else 2.0)}
+    return {"goyal1998.sack_bound": syn.sack_bound(lambda n, b: 1.0 if n <= 32 else 2.0)}
 
 
 @failing("sack_quarter_window_one_rtt")
-def fifth_in_two_rtts():
-    """A loss of 1/5 of the window takes 2 RTTs."""
-    return {"goyal1998.sack_bound": syn.sack_bound(
-        lambda f, b: 2.0 if abs(f - 25 / 127) < 1e-9 else (1.0 if f <= 0.25 else 2.0))}
+def quarter_in_two_rtts():
+    """A loss of 31 of 128 segments (under a quarter) takes 2 RTTs."""
+    return {"goyal1998.sack_bound": syn.sack_bound(lambda n, b: 1.0 if n <= 30 else 2.0)}
+
+
+@passing("sack_half_window_no_timeout")
+def half_window_like_slow_start():
+    """Every loss recovers within its bound, from half the window up to W - 1 as well."""
+    return {"goyal1998.sack_bound": syn.sack_bound(lambda n, b: b)}
+
+
+@failing("sack_half_window_no_timeout")
+def half_window_times_out():
+    """Losses of more than W/2 + 1 segments time out (what atmtcp measures)."""
+    return {"goyal1998.sack_bound": syn.sack_bound(_within_bound)}
+
+
+@failing("sack_half_window_no_timeout")
+def half_window_slower_than_slow_start():
+    """A loss of 80 segments takes one RTT more than slow start from one segment."""
+    return {"goyal1998.sack_bound": syn.sack_bound(lambda n, b: b + 1 if n == 80 else b)}
 
 
 # --- goyal1997: CWND stall, satellite -------------------------------------------------------------------------

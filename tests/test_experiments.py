@@ -10,7 +10,7 @@ import xarray as xr
 from atmtcp import model as m
 from atmtcp.experiments import EXPERIMENTS
 from atmtcp.experiments.common import NETWORKS, goyal_run, grid, policy_config
-from atmtcp.experiments.goyal1998 import sack_bound
+from atmtcp.experiments.goyal1998 import SACK_BOUND_WINDOW, sack_bound, sack_bound_points, sack_bound_rtts
 from atmtcp.runner import assemble, build_dataset, load_results, result_path, run_experiment, write_atomically
 
 GOYAL_TARGETS = [  # every goyal id of shared/REPRODUCTION.md
@@ -125,6 +125,21 @@ def test_sack_bound_formula():
     assert sack_bound(4.0) == 1 and sack_bound(8.0) == 1
     assert sack_bound(8 / 3) == 2 and sack_bound(16 / 7) == 3 and sack_bound(32 / 15) == 4
     assert sack_bound(2.0) == math.inf
+
+
+def test_sack_bound_rtts_per_lost_count():
+    """W = 128: 5.4.2's bound below half the window (1 RTT up to 32 lost, 2 up to 48, 3 up to 56, 4 up to 60);
+    from half on, slow start from one segment, 1 + ceil(log2(lost)) RTTs."""
+    assert SACK_BOUND_WINDOW == 128
+    assert [sack_bound_rtts(n) for n in (1, 32, 33, 48, 49, 56, 57, 60, 61, 62, 63)] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]
+    assert [sack_bound_rtts(n) for n in (64, 65, 127)] == [7, 8, 8]
+
+
+def test_sack_bound_points_cover_every_lost_count():
+    """goyal1998.sack_bound runs every n = 1 ... 127 lost of 128 in full mode, a subset with both ends in quick."""
+    assert [p["lost_segments"] for p in sack_bound_points(False)] == list(range(1, 128))
+    quick = [p["lost_segments"] for p in sack_bound_points(True)]
+    assert quick[0] == 1 and quick[-1] == 127 and {32, 64} <= set(quick) and len(quick) < 20
 
 
 def _cli(*args):

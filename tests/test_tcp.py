@@ -12,6 +12,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
+from atmtcp.experiments.goyal1998 import SACK_BOUND_WINDOW, sack_bound_run
 from atmtcp.topologies import n_source_network
 
 MSS = 512
@@ -203,7 +204,10 @@ def test_sack_recovers_quarter_window_loss_in_one_rtt():
 
 
 def test_sack_cannot_recover_half_window_loss():
-    """goyal1997 slides ("Cannot recover from half or more window loss"): losing over half the window makes SACK time out."""
+    """goyal1997 slides ("Cannot recover from half or more window loss"): losing over half the window makes SACK time out.
+
+    With 5.4.1's PIPE rules this holds from W/2 + 2 lost segments on: PIPE = lost - 2 >= CWND after the first partial
+    ACK (see ``test_sack_block_loss_recovers_within_bound``)."""
     lost = tuple(range(LOSS_AT, LOSS_AT + 40))
     ds = wan("sack", lost)
     tr = Trace(ds)
@@ -232,6 +236,84 @@ def test_sack_faster_than_newreno():
         exits[flavor] = tr.first_ack_at_least(tr.recover, tr.t_fr) - tr.t_fr
     assert exits["newreno"] == pytest.approx(8 * RTT_PROP, rel=0.1)
     assert exits["sack"] <= 2.1 * RTT_PROP
+
+
+def new_segments_during_recovery(tr):
+    """Segments above RECOVER sent after the first fast retransmit and before the ACK that ends the recovery."""
+    index = np.arange(tr.t.size)
+    i_fr = np.flatnonzero(tr.kind == "fast_retransmit")[0]
+    recover = tr.recover
+    i_exit = index[(tr.kind == "ack_received") & (tr.v >= recover) & (index > i_fr)][0]
+    return int(((tr.kind == "seq_sent") & (tr.v >= recover) & (index > i_fr) & (index < i_exit)).sum())
+
+
+def test_sack_single_loss_sends_as_many_new_segments_as_reno():
+    """goyal1998 5.4.1: the PIPE algorithm "is equivalent to inflating the CWND by one segment for every duplicate ACK":
+    with one loss, SACK (PIPE = CWND - 3 at the third duplicate ACK, 5.4.2) sends exactly the new segments Reno sends."""
+    sent = {}
+    for flavor in ("reno", "sack"):
+        ds = wan(flavor, (LOSS_AT,))
+        assert counters(ds) == {"timeouts": 0, "fast_retransmits": 1, "retransmissions": 1, "scripted_losses": 1}
+        tr = Trace(ds)
+        sent[flavor] = new_segments_during_recovery(tr)
+        w = tr.cwnd_before_fr / MSS
+    # Reno: cwnd = W/2 + 3 + k after k more duplicate ACKs; W - 4 of them in all: about W/2 - 1 new segments
+    assert abs(sent["reno"] - (w / 2 - 1)) <= 1
+    assert sent["sack"] == sent["reno"]
+
+
+SACK_BOUND_TIMEOUT_PARAMS = {
+    # lost >= W/2 + 2: after the dup ACKs PIPE = lost (CWND - 3 less the 128 - lost - 3 more dup ACKs);
+    # the first partial ACK takes 2 off (5.4.1), which leaves PIPE = lost - 2 >= CWND = 64: nothing is sent
+    # and the sender times out, where 5.4.2 says "PIPE being decremented by two so that two packets can be sent"
+    **{n: "5.4.1's PIPE is still >= CWND after the first partial ACK" for n in range(66, 126)},
+    # 128 - lost < 3 duplicate ACKs: no fast retransmit at all
+    126: "only 2 duplicate ACKs", 127: "only 1 duplicate ACK",
+}
+
+
+@pytest.mark.parametrize("lost", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=SACK_BOUND_TIMEOUT_PARAMS[n]))
+    if n in SACK_BOUND_TIMEOUT_PARAMS else n
+    for n in range(1, 128)
+])
+def test_sack_block_loss_recovers_within_bound(lost):
+    """goyal1998 5.4.2: losing ``lost`` of W = 128 segments in flight (CWND = W), SACK retransmits them all within
+    ceil(log2(n/(n-2))) RTTs, n = W/lost (one RTT up to a quarter of the window), without a timeout; from half the
+    window on, "no slower than slow start" (1 + ceil(log2(lost)) RTTs) and still no timeout. The scenario is
+    :func:`atmtcp.experiments.goyal1998.sack_bound_scenario`, the one of the ``goyal1998.sack_bound`` target."""
+    ds = sack_bound_run({"lost_segments": lost}, quick=False)
+    assert int(ds.timeouts) == 0
+    assert int(ds.fast_retransmits) == 1
+    assert int(ds.retransmissions) == lost                 # every lost segment once, nothing else
+    assert float(ds.retransmit_rtts) <= float(ds.bound_rtts)
+    if 4 * lost <= SACK_BOUND_WINDOW:
+        assert float(ds.retransmit_rtts) == 1              # "If less than one-fourth of CWND is lost ... one RTT"
+
+
+def test_sack_delayed_ack_never_retransmits_a_hole_twice():
+    """goyal1998 5.4.1: a retransmitted segment is marked in the table, and "If a retransmitted segment is lost, the
+    sender times-out": no segment is retransmitted twice while no timeout occurs.
+
+    1 ms links, a 200-segment window, delayed ACKs and seven scattered losses: 337, 342 and 345 are new data sent
+    during the recovery of 215 and lost; the SACK blocks show them as holes and they are retransmitted in that
+    recovery. The ACK covering RECOVER then ends it while their retransmissions are still in flight, and the
+    duplicate ACKs for 337 start a second fast retransmit, which must not send 337 a third time."""
+    lost = (215, 238, 265, 317, 337, 342, 345)
+    net = n_source_network(1, 1e-3, m.PortConfig(None))
+    cfg = m.TcpConfig("sack", rcv_wnd=200 * MSS, delayed_ack=True)
+    run = m.Run(net, (m.Connection("S1", "D1", cfg, 0.0, lost),), 1.0, trace=m.TraceConfig(connections=(0,)))
+    ds = atmtcp.simulate(run)
+    tr = Trace(ds)
+    c = counters(ds)
+    assert c["timeouts"] == 0 and c["scripted_losses"] == len(lost)
+    fr = tr.times("fast_retransmit")
+    assert list(tr.values("fast_retransmit")) == [215 * MSS, 337 * MSS]
+    # 337 was above the first recovery's RECOVER and was retransmitted before the second fast retransmit
+    assert 337 * MSS >= tr.recover and tr.retransmission_time(337) < fr[1]
+    seqs, sends = np.unique(tr.values("seq_sent"), return_counts=True)
+    assert sends.max() <= 2, f"sent more than twice: {list(seqs[sends > 2] // MSS)}"
+    assert c["retransmissions"] == len(lost)
 
 
 # --- vanilla (goyal1998 2) ----------------------------------------------------------------------------------

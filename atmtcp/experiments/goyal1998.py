@@ -172,9 +172,20 @@ def loss_figure(tcp: str, n_lost: int):
 
 
 # --- section 5.4.2: the SACK recovery bound ------------------------------------------------------------------
-SACK_BOUND_WINDOW = 127
-"""Segments in flight when the block is lost: the LAN receiver window, 65535 bytes, which
-also caps CWND (no window scaling), so CWND = the window at the loss as 5.4.2 assumes."""
+SACK_BOUND_WINDOW = 128
+"""W, the segments in flight when the block is lost, and CWND at the third duplicate ACK."""
+SACK_BOUND_FIRST_LOST = 127
+"""First lost segment. The connection starts with ``initial_ssthresh`` = ``rcv_wnd`` =
+65536 bytes = 128 segments of 512 bytes (window scale 1). The ACK for segment 126 ends
+slow start with CWND = SSTHRESH = 65536 bytes and lets the sender fill the window: at
+that instant segments 127 ... 254 are in flight, W = 128 = CWND = the receiver window,
+and the window-limited sender sends nothing more until the lost block is ACKed. Losing
+the first ``lost`` of these segments gives ``128 - lost`` duplicate ACKs, and CWND is
+still exactly 128 segments at the third of them, as 5.4.2 assumes (later in congestion
+avoidance CWND would exceed the segments in flight, which the receiver window caps)."""
+SACK_BOUND_DURATION_S = 1.0
+"""Slow start takes 0.21 s; the slowest recovery (lost = 65, 8 RTTs) ends by 0.5 s; a
+timeout (RTO >= 0.2 s) shows well within 1 s."""
 
 
 def sack_bound(n: float) -> float:
@@ -185,26 +196,51 @@ def sack_bound(n: float) -> float:
     return max(1.0, math.ceil(math.log2(n / (n - 2)) - 1e-12))
 
 
+def sack_bound_rtts(lost: int, window: int = SACK_BOUND_WINDOW) -> float:
+    """The bound on the RTTs to retransmit ``lost`` segments out of ``window`` in flight.
+
+    Below half the window, 5.4.2's ``ceil(log2(n/(n-2)))`` with ``n = window / lost``.
+    From half the window on, 5.4.2 gives no formula: only the fast retransmission goes
+    out in the first RTT, then "PIPE will double every RTT, and SACK will recover no
+    slower than slow start" with no timeout. The bound stated here for that regime is
+    slow start from one segment: ``1 + ceil(log2(lost))`` RTTs (1 + 2 + 4 + ... + 2^(k-1)
+    = 2^k - 1 >= lost retransmissions in k RTTs needs k = ceil(log2(lost + 1)) <= this).
+    """
+    if 2 * lost < window:
+        return sack_bound(window / lost)
+    return 1.0 + math.ceil(math.log2(lost) - 1e-12)
+
+
 def sack_bound_points(quick: bool) -> list[dict]:
-    return grid(n=[16.0, 8.0, 6.0, 5.0, 4.0, 3.5, 3.0, 2.5, 2.2, 2.0])
+    """Every lost block of 1 ... W - 1 segments; quick: every 8th, plus 1 and W - 1."""
+    if quick:
+        lost = [1, *range(8, SACK_BOUND_WINDOW, 8), SACK_BOUND_WINDOW - 1]
+    else:
+        lost = list(range(1, SACK_BOUND_WINDOW))
+    return grid(lost_segments=lost)
+
+
+def sack_bound_scenario(lost: int) -> m.Run:
+    """One window-limited WAN SACK source (30 ms propagation RTT, infinite buffers) losing
+    the first transmissions of segments ``SACK_BOUND_FIRST_LOST ... + lost - 1``, W = 128
+    segments in flight (see :data:`SACK_BOUND_FIRST_LOST`)."""
+    network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
+    window = SACK_BOUND_WINDOW * 512
+    config = m.TcpConfig("sack", mss=512, rcv_wnd=window, initial_ssthresh=window)
+    lost_segments = tuple(range(SACK_BOUND_FIRST_LOST, SACK_BOUND_FIRST_LOST + lost))
+    return m.Run(network, (m.Connection("S1", "D1", config, 0.0, lost_segments),), SACK_BOUND_DURATION_S,
+                 trace=m.TraceConfig(connections=(0,)))
 
 
 def sack_bound_run(point: dict, quick: bool) -> xr.Dataset:
-    """Lose ``round(W/n)`` consecutive segments of a window-limited SACK connection and
-    count the RTTs from the fast retransmit to the ACK that covers the whole block."""
-    n = point["n"]
-    lost_count = max(1, int(round(SACK_BOUND_WINDOW / n)))
-    start = 2000
-    network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
-    config = m.TcpConfig("sack", rcv_wnd=65535)
-    lost = tuple(range(start, start + lost_count))
-    run = m.Run(network, (m.Connection("S1", "D1", config, 0.0, lost),), 4.0,
-                trace=m.TraceConfig(connections=(0,)))
-    ds = simulate(run)
-    retransmit_rtts, ack_rtts, rtt = _recovery_rtts(ds, start, lost_count, 512)
+    """Lose ``lost_segments`` consecutive first transmissions out of W = 128 in flight and
+    count the RTTs from the fast retransmit until the last of them is retransmitted (what
+    5.4.2 bounds) and until the ACK that covers the whole block."""
+    lost = int(point["lost_segments"])
+    ds = simulate(sack_bound_scenario(lost))
+    retransmit_rtts, ack_rtts, rtt = _recovery_rtts(ds, SACK_BOUND_FIRST_LOST, lost, 512)
     return xr.Dataset({
-        "lost_segments": xr.DataArray(lost_count, attrs={"units": "segment"}),
-        "lost_fraction": xr.DataArray(lost_count / SACK_BOUND_WINDOW, attrs={"units": "1"}),
+        "lost_fraction": xr.DataArray(lost / SACK_BOUND_WINDOW, attrs={"units": "1"}),
         "retransmit_rtts": xr.DataArray(retransmit_rtts, attrs={
             "units": "RTT", "description": "RTTs from the fast retransmit until the last lost segment is "
                                            "retransmitted (what the bound of 5.4.2 counts); NaN after a timeout"}),
@@ -212,10 +248,14 @@ def sack_bound_run(point: dict, quick: bool) -> xr.Dataset:
             "units": "RTT", "description": "RTTs from the fast retransmit until the ACK that covers the lost "
                                            "block; NaN after a timeout"}),
         "rtt_s": xr.DataArray(rtt, attrs={"units": "s", "description": "RTT of the first retransmission"}),
-        "bound_rtts": xr.DataArray(sack_bound(SACK_BOUND_WINDOW / lost_count), attrs={
-            "units": "RTT", "description": "ceil(log2(n/(n-2))) for the fraction 1/n actually lost"}),
-        "timeouts": ds.timeouts.sel(source=0),
-    })
+        "bound_rtts": xr.DataArray(sack_bound_rtts(lost), attrs={
+            "units": "RTT", "description": "lost < W/2: ceil(log2(n/(n-2))), n = W/lost (goyal1998 5.4.2); "
+                                           "lost >= W/2: 1 + ceil(log2(lost)), slow start from one segment "
+                                           "(5.4.2: 'no slower than slow start'; atmtcp's statement)"}),
+        "timeouts": ds.timeouts.sel(source=0, drop=True),
+        "fast_retransmits": ds.fast_retransmits.sel(source=0, drop=True),
+        "retransmissions": ds.retransmissions.sel(source=0, drop=True),
+    }, attrs={"window_segments": SACK_BOUND_WINDOW})
 
 
 def _recovery_rtts(ds: xr.Dataset, start: int, count: int, mss: int) -> tuple[float, float, float]:
@@ -291,7 +331,8 @@ EXPERIMENTS = [
                parents=("goyal1998.table4",), derive=same_runs_as("goyal1998.table4")),
     Experiment("goyal1998.table6", "SACK TCP over UBR+: efficiency", table_points(SACK_POLICIES),
                table_runner("sack"),
-               notes="SACK TCP with the New Reno change and the PIPE algorithm of section 5.4.1"),
+               notes="SACK TCP with the New Reno change and the PIPE algorithm of sections 5.4.1-5.4.2 "
+                     "(PIPE = CWND - 3 at the third duplicate ACK)"),
     Experiment("goyal1998.table7", "SACK TCP over UBR+: fairness",
                parents=("goyal1998.table6",), derive=same_runs_as("goyal1998.table6")),
     Experiment("goyal1998.table8", "Comparative efficiencies (column averages)",

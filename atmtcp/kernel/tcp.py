@@ -8,7 +8,7 @@ flavour       loss detection         recovery
 vanilla       timeout only           slow start, go-back-N
 reno          3 duplicate ACKs       fast retransmit + fast recovery
 newreno       3 duplicate ACKs       + partial ACKs (RECOVER)
-sack          3 dup ACKs + SACK      New Reno + PIPE (goyal1998 5.4.1)
+sack          3 dup ACKs + SACK      New Reno + PIPE (goyal1998 5.4.1-2)
 ============  =====================  ==============================
 
 Segments are always full size (persistent sources); sequence numbers are bytes from 0,
@@ -317,11 +317,38 @@ def tcp_output(S, c, t):
 def fast_retransmit(S, c, t):
     """Third duplicate ACK: halve, remember RECOVER, retransmit the first unacked segment.
 
-    Reno and New Reno set ``cwnd = ssthresh + 3`` segments (goyal1998 5.1). SACK sets PIPE
-    to CWND and halves CWND (5.4.1: "When the third duplicate ACK is received, PIPE is set
-    to the value of CWND and CWND is reduced by half"); PIPE is capped at the bytes
-    actually outstanding, since it "indicates how many bytes are currently in the network
+    Reno and New Reno set ``cwnd = ssthresh + 3`` segments (goyal1998 5.1). For SACK,
+    goyal1998 gives two starting values of PIPE:
+
+    - 5.4.1: "When the third duplicate ACK is received, PIPE is set to the value of CWND
+      and CWND is reduced by half", with "When a segment is sent, PIPE is incremented by
+      one" (which would count the fast retransmission on top: CWND + 1);
+    - 5.4.2: "It retransmits the segment, and sets PIPE to CWND - 3, and sets CWND to
+      CWND/2".
+
+    The kernel follows 5.4.2: PIPE = CWND - 3 segments, the fast retransmission included
+    (nothing is added for it). The three duplicate ACKs are three segments that have left
+    the pipe, and only this start makes 5.4.1's own statement true that the PIPE
+    algorithm "is equivalent to inflating the CWND by one segment for every duplicate
+    ACK". With ``W`` = CWND at the loss (in segments), Reno has ``cwnd = W/2 + 3 + k``
+    after ``k`` more duplicate ACKs and ``W + s`` segments unacknowledged after sending
+    ``s`` new ones, and may send while ``W + s < W/2 + 3 + k``, i.e. while
+    ``W - 3 - k + s < W/2``: PIPE = W - 3, decremented per duplicate ACK and incremented
+    per segment sent, below the halved CWND. So with a single loss both send the same new
+    segments during recovery, and 5.4.2's analysis holds ("CWND/2 - CWND/n" segments in
+    the first RTT, one RTT for n >= 4). 5.4.1's start (CWND, +1 for the retransmission)
+    sends four segments fewer. PIPE starts from the bytes actually outstanding when they
+    are fewer than CWND, since it "indicates how many bytes are currently in the network
     pipe" and CWND may exceed the receiver's window.
+
+    A segment already marked as retransmitted in the SACK table is not retransmitted
+    again (5.4.1: "When the sender retransmits a segment, it marks the segment as
+    retransmitted in the table. If a retransmitted segment is lost, the sender times-out";
+    the entries "remain in the table until the segment is ACKed"). This happens when a
+    segment sent during an earlier recovery (above its RECOVER) was lost, retransmitted
+    from the SACK information in that recovery, and its duplicate ACKs after the recovery
+    ended start this one: the window is halved again (a loss in a later window), but the
+    retransmission already in flight is not duplicated.
     """
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
@@ -334,14 +361,19 @@ def fast_retransmit(S, c, t):
     conn[c, C_IN_RECOVERY] = 1
     conn[c, C_RTT_TIMING] = 0
     trace(S, c, TR_FAST_RETRANSMIT, una, t)
-    conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
     if conn[c, C_FLAVOR] == SACK:
-        conn[c, C_PIPE] = min(int(cwnd_before), conn[c, C_SND_MAX] - una)
+        # 5.4.2: PIPE = CWND - 3, the three duplicate ACKs having left the pipe; the
+        # fast retransmission is inside it (see the docstring)
+        conn[c, C_PIPE] = max(min(int(cwnd_before), conn[c, C_SND_MAX] - una) - 3 * mss, 0)
         connf[c, F_CWND] = connf[c, F_SSTHRESH]
         conn[c, C_HOLE_PTR] = una // mss
-        retransmit_hole(S, c, una // mss, t)
-        conn[c, C_PIPE] += mss
+        sb = btab(S, T_SB)
+        if (sb[c, (una // mss) & conn[c, C_SB_MASK]] & RETRANSMITTED) == 0:
+            conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
+            retransmit_hole(S, c, una // mss, t)
+        # else: already retransmitted (5.4.1); the running timer covers that retransmission
     else:
+        conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
         send_segment(S, c, una, t)
         connf[c, F_CWND] = connf[c, F_SSTHRESH] + 3 * mss
 
