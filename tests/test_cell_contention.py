@@ -272,3 +272,23 @@ def test_bad_options_name_the_field(build, field):
     with pytest.raises(m.ModelError) as error:
         build()
     assert error.value.field == field
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_phase_lock_under_deterministic_contention_and_not_under_slotted_ports(seed):
+    """Issue 6: with equal-rate links and deterministic contention one source keeps a full UBR buffer
+    for the whole 10 s LAN run (all the goodput, fairness 1/N, and the others' cells are the ones that
+    meet the full buffer); slotted ports share it (goyal1998 Table 2: LAN 5/1000 UBR fairness 0.68)."""
+    def run(assumption):
+        from atmtcp.experiments.goyal1998 import sensitivity_run
+        ds = sensitivity_run(dict(assumption=assumption, tcp="vanilla", network="lan", sources=5, buffer="small",
+                                  policy="ubr", seed=seed), quick=False)
+        goodput = ds.goodput_bps.values[:5]
+        return ds, goodput.max() / goodput.sum()
+    locked, share = run("deterministic")
+    assert share > 0.99 and float(locked.fairness) < 0.21
+    winner = int(np.argmax(locked.goodput_bps.values[:5]))
+    assert locked.full_buffer_arrivals.values[winner] == locked.full_buffer_arrivals.values[:5].min()
+    slotted, share = run("slotted")
+    assert share < 0.7 and float(slotted.fairness) > 0.35
