@@ -40,6 +40,8 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
 
 def cmd_run(args) -> int:
     from .simulate import simulate
+    if args.policy is None:  # EPD's default threshold needs a finite buffer
+        args.policy = "epd" if args.buffer is not None else "tail"
     run = scenario(args.network, args.sources, args.buffer, args.policy, args.tcp, args.duration,
                    args.seed, args.jitter, args.z, args.threshold, args.contention)
     start = time.perf_counter()
@@ -93,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--network", choices=("lan", "wan", "satellite"), default="lan")
     run.add_argument("--sources", type=int, default=5)
     run.add_argument("--buffer", type=_buffer, default=1000, help="cells, or 'inf'")
-    run.add_argument("--policy", choices=m.POLICIES, default="epd")
+    run.add_argument("--policy", choices=m.POLICIES, default=None,
+                     help="switch drop policy (default: epd, or tail with an infinite buffer)")
     run.add_argument("--tcp", choices=m.FLAVORS, default="reno")
     run.add_argument("--duration", type=float, default=None,
                      help="seconds (default: 10 LAN, 20 WAN, 50 satellite)")

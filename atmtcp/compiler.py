@@ -21,7 +21,7 @@ from . import model as m
 from .kernel import layout as L
 from .kernel.aal5 import CELL_BYTES, cells_for
 from .kernel.state import KernelState, SimState, pack
-from .metrics import max_tcp_throughput_bps
+from .metrics import framing
 
 NS = 1_000_000_000
 INITIAL_INFINITE_RING = 16384
@@ -60,7 +60,10 @@ class Compiled:
     folded_ports: list[str]
     traced_ports: list[str]
     folded_after: list[int]        # per VC: folded ports after its last simulated port
-    capacity_bps: float            # maximum TCP goodput on the slowest data link
+    bottleneck: str                # the port shared by the most data connections (slowest of those)
+    bottleneck_bps: float          # its cell rate in bits/s, at the cell time it really has
+    framing: np.ndarray            # per connection: TCP payload per link byte (metrics.framing)
+    through_bottleneck: np.ndarray  # per connection: its data cross the bottleneck
     n_samples: int
     sample_interval_ns: int
 
@@ -374,18 +377,24 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     kernel_state, state = pack(state)
     _schedule_initial_events(kernel_state, run, n_samples)
 
-    capacity = _capacity_bps(run, specs, [r for _, is_ack, r in vc_routes if not is_ack])
+    data_routes = [r for _, is_ack, r in vc_routes if not is_ack]
+    bottleneck = _bottleneck(specs, data_routes)
     folded_after = [len(r) - 1 - max(i for i, p in enumerate(r) if p in index) for _, _, r in vc_routes]
-    return Compiled(state, kernel_state, kernel_ports, sorted(folded), traced, folded_after, capacity, n_samples, sample_ns)
+    return Compiled(
+        state, kernel_state, kernel_ports, sorted(folded), traced, folded_after, bottleneck,
+        CELL_BYTES * 8 * NS / cell_time_ns(specs[bottleneck].rate_bps),
+        np.array([framing(c.tcp.mss, overhead) for c in run.connections]),
+        np.array([bottleneck in r for r in data_routes]), n_samples, sample_ns,
+    )
 
 
-def _capacity_bps(run: m.Run, specs: dict[str, PortSpec], data_routes: list[list[str]]) -> float:
-    """goyal1998 3.2's C on the slowest link of the data paths: MSS bytes per AAL5 frame,
-    at the cell time the simulated link really has (rounded to the ns), so that efficiency
-    cannot exceed 1. At 155.52 Mbit/s and MSS 512: 125.18 Mbit/s (paper: 125.2)."""
-    slowest_cell_ns = max(cell_time_ns(specs[p].rate_bps) for r in data_routes for p in r)
-    simulated_rate_bps = CELL_BYTES * 8 * NS / slowest_cell_ns
-    return max_tcp_throughput_bps(simulated_rate_bps, run.connections[0].tcp.mss, run.aal5.overhead_bytes)
+def _bottleneck(specs: dict[str, PortSpec], data_routes: list[list[str]]) -> str:
+    """The port the connections share: the one crossed by the most data routes, the slowest
+    of those on a tie, then the first in route order. Efficiency is measured on it
+    (goyal1998 3.2 measures C on "a 155.52 Mbps link", the link the sources share)."""
+    order = list(dict.fromkeys(p for r in data_routes for p in r))
+    crossings = {p: sum(p in r for r in data_routes) for p in order}
+    return max(order, key=lambda p: (crossings[p], cell_time_ns(specs[p].rate_bps), -order.index(p)))
 
 
 def _loss_table(run: m.Run) -> np.ndarray:

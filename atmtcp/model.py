@@ -17,6 +17,8 @@ SONET_PAYLOAD_FRACTION = 26 / 27
 frame carry cells; the rest is section, line and path overhead)."""
 
 POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba")
+THRESHOLD_POLICIES = ("epd", "selective_drop", "fba")
+"""Policies with a buffer threshold R (whose default is derived from the buffer size)."""
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
 
@@ -78,10 +80,17 @@ class DropPolicy:
         _boolean("DropPolicy", "keep_eom", self.keep_eom)
 
     def resolved_threshold(self, buffer_cells: int | None) -> int:
-        """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite)."""
+        """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite).
+
+        The defaults need a finite buffer: with an infinite one EPD and Selective Drop need
+        an explicit threshold (:class:`PortConfig` checks this), tail drop and PPD have none.
+        """
         if self.threshold is not None:
             return self.threshold
         if buffer_cells is None:
+            if self.kind in THRESHOLD_POLICIES:
+                raise ModelError("DropPolicy", "threshold", None,
+                                 f"an explicit number of cells for {self.kind!r} with an infinite buffer")
             return 0
         if self.kind == "epd":
             return max(buffer_cells - 200, 1)
@@ -130,6 +139,14 @@ class PortConfig:
                    f"False with the {self.policy.kind!r} policy (lakshman 3 randomizes plain tail drop only)")
             _check(self.buffer_cells is not None, "PortConfig", "randomized_tail", self.randomized_tail,
                    "False with an infinite buffer (nothing is ever dropped)")
+        if self.buffer_cells is None:
+            # goyal1998 4.2's FBA rule divides by K - R: it has no meaning without a buffer size
+            _check(self.policy.kind != "fba", "PortConfig", "policy", self.policy.kind,
+                   "not 'fba' with an infinite buffer (FBA's rule uses the buffer size K)")
+            if self.policy.kind in THRESHOLD_POLICIES:
+                _check(self.policy.threshold is not None, "DropPolicy", "threshold", None,
+                       f"an explicit number of cells for {self.policy.kind!r} with an infinite buffer "
+                       "(the default threshold is derived from the buffer size)")
         if self.buffer_cells is not None:
             _positive("PortConfig", "buffer_cells", self.buffer_cells, integer=True)
             r = self.policy.resolved_threshold(self.buffer_cells)

@@ -9,7 +9,7 @@ from . import model as m
 from .compiler import NS, Compiled, compile_run
 from .kernel import layout as L
 from .kernel import run_until_end
-from .metrics import efficiency, fairness_index
+from .metrics import capacity_bps, efficiency, fairness_index
 
 _GROWABLE = {L.CELL_POOL_FULL, L.PACKET_POOL_FULL, L.HEAP_FULL, L.RING_FULL, L.PEND_FULL}
 MAX_SCALE = 64
@@ -65,6 +65,8 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
     conn = S.conn
     delivered = conn[:, L.C_RCV_NXT].astype(np.int64)
     goodput = delivered * 8.0 / run.duration_s
+    crossing = compiled.through_bottleneck
+    shared = goodput[crossing]
     ds = xr.Dataset(
         {
             "goodput_bps": _var(goodput, ("source",), "bit/s",
@@ -92,10 +94,12 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
             "max_queue": _var(S.port[:, L.P_MAX_QUEUE].copy(), ("port",), "cell", "largest buffer occupancy"),
             "cells_dropped": _var(S.port[:, list(L.DROP_COLUMNS)].copy(), ("port", "drop_reason"), "cell",
                                   "cells dropped, by reason"),
-            "capacity_bps": _var(compiled.capacity_bps, (), "bit/s",
-                                 "maximum TCP goodput of the bottleneck (goyal1998 3.2: 125.2 Mbps)"),
-            "efficiency": _var(efficiency(goodput, compiled.capacity_bps), (), "1",
-                               "sum of goodputs / capacity_bps (goyal1998 3.2)"),
+            "capacity_bps": _var(capacity_bps(shared, compiled.framing[crossing], compiled.bottleneck_bps), (),
+                                 "bit/s", f"maximum TCP goodput of the bottleneck {compiled.bottleneck} "
+                                 "(goyal1998 3.2: 125.2 Mbps)"),
+            "efficiency": _var(efficiency(shared, compiled.framing[crossing], compiled.bottleneck_bps), (), "1",
+                               f"goodput of the connections through {compiled.bottleneck} / capacity_bps "
+                               "(goyal1998 3.2; per connection framing, see atmtcp.metrics.efficiency)"),
             "fairness": _var(fairness_index(goodput), (), "1", "Jain's fairness index of the goodputs"),
             "events": _var(int(S.g[L.G_EVENTS]), (), "1", "kernel events processed"),
             "cell_transmissions": _var(cell_transmissions(compiled), (), "cell",
@@ -110,6 +114,7 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
             "duration_s": run.duration_s,
             "seed": run.seed,
             "folded_ports": ", ".join(compiled.folded_ports),
+            "bottleneck": compiled.bottleneck,
         },
     )
     _add_traces(ds, run, compiled)
