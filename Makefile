@@ -21,8 +21,8 @@ test: setup
 
 # Snakemake prints each job as it starts and "N of M steps (P%) done" as jobs finish (a job's own
 # progress bar goes to logs/experiments/<id>.log; a failed job's log is printed). Both end with the
-# HTML report, report.html. `quick` runs every rule on shortened runs (config/quick.yaml), into the
-# same paths as `reproduce`.
+# HTML report, report.html. `quick` runs every rule on shortened runs (config/quick.yaml) into
+# data/results/quick/ and figures/quick/ (untracked), with the report in report-quick.html.
 reproduce: setup
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs
 	@$(MAKE) --no-print-directory report
@@ -30,18 +30,20 @@ reproduce: setup
 quick: setup
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs \
 		--configfile config/quick.yaml
-	@$(MAKE) --no-print-directory report REPORT_ARGS='--configfile config/quick.yaml'
+	@$(MAKE) --no-print-directory report REPORT_ARGS='--configfile config/quick.yaml' REPORT=report-quick.html
 
+REPORT ?= report.html
 report: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --report report.html $(REPORT_ARGS)
-	@echo "Report: $(abspath report.html)"
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --report $(REPORT) $(REPORT_ARGS)
+	@echo "Report: $(abspath $(REPORT))"
 
 bench: setup
 	$(BIN)/atmtcp bench
 
 # figures/ is tracked (the README shows it); `make reproduce` rewrites it.
 clean:
-	rm -rf $(VENV) data/results/*.nc .snakemake logs benchmarks report.html notebooks/executed
+	rm -rf $(VENV) data/results/*.nc data/results/quick .snakemake logs benchmarks report.html report-quick.html \
+		notebooks/executed figures/quick
 
 # The kernel's numba cache lives in a folder named by a hash of its sources (atmtcp/kernel/jit.py);
 # every kernel edit leaves an old folder behind. This removes them all.

@@ -115,7 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     exp = sub.add_parser("experiment", help="run one target's grid into a netCDF file")
     exp.add_argument("id")
-    exp.add_argument("--output", default=None, help="default data/results/<id>.nc")
+    exp.add_argument("--output", default=None,
+                     help="default data/results/<id>.nc, or data/results/quick/<id>.nc with --quick")
     exp.add_argument("--quick", action="store_true", help="shortened runs (tests, classes)")
     exp.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     exp.set_defaults(func=cmd_experiment)

@@ -18,19 +18,35 @@ from .reference import paper_layout
 MSS = 512
 
 
-def save_figure(fig, figures_dir: Path | str, target: str) -> Path:
-    """Write ``fig`` as ``<figures_dir>/<paper>/<target>.png``."""
+QUICK_STAMP = "QUICK MODE: shortened runs, not the paper's setup"
+CSV_FLOAT_FORMAT = "%.6g"
+"""Every CSV is written with six significant digits, so the same results give the same bytes
+(summing in another order changes the 16th digit, not the 6th)."""
+
+
+def write_csv(frame: pd.DataFrame, path: Path | str, index: bool = True) -> Path:
+    """Write ``frame`` as CSV with :data:`CSV_FLOAT_FORMAT`."""
+    frame.to_csv(path, index=index, float_format=CSV_FLOAT_FORMAT)
+    return Path(path)
+
+
+def save_figure(fig, figures_dir: Path | str, target: str, quick: bool = False) -> Path:
+    """Write ``fig`` as ``<figures_dir>/<paper>/<target>.png``; a quick-mode figure carries
+    :data:`QUICK_STAMP` across its top."""
     path = Path(figures_dir) / target.split(".")[0] / f"{target}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
+    if quick:
+        fig.text(0.5, 1.0, QUICK_STAMP, ha="center", va="bottom", color="tab:red", fontsize=11, weight="bold")
     fig.savefig(path, dpi=120, bbox_inches="tight")
     return path
 
 
-def save_table(table: pd.DataFrame, figures_dir: Path | str, target: str) -> Path:
-    """Write ``table`` as CSV and Markdown next to the figures of its paper."""
+def save_table(table: pd.DataFrame, figures_dir: Path | str, target: str, quick: bool = False) -> Path:
+    """Write ``table`` as CSV and Markdown next to the figures of its paper; a quick-mode
+    Markdown table opens with :data:`QUICK_STAMP` (the CSV stays plain, in the quick folder)."""
     folder = Path(figures_dir) / target.split(".")[0]
     folder.mkdir(parents=True, exist_ok=True)
-    table.to_csv(folder / f"{target}.csv")
+    write_csv(table, folder / f"{target}.csv")
     flat = table.copy()
     if isinstance(flat.columns, pd.MultiIndex):
         flat.columns = [" ".join(str(c) for c in col).strip() for col in flat.columns]
@@ -38,6 +54,8 @@ def save_table(table: pd.DataFrame, figures_dir: Path | str, target: str) -> Pat
     lines = ["| " + " | ".join(map(str, flat.columns)) + " |", "|" + "---|" * len(flat.columns)]
     for _, row in flat.iterrows():
         lines.append("| " + " | ".join(_cell(v) for v in row.values) + " |")
+    if quick:
+        lines = [f"**{QUICK_STAMP}**", ""] + lines
     (folder / f"{target}.md").write_text("\n".join(lines) + "\n")
     return folder / f"{target}.md"
 

@@ -24,11 +24,17 @@ from . import __version__
 from .experiments import EXPERIMENTS
 
 RESULTS_DIR = Path("data/results")
+"""Full results; quick ones live in its ``quick/`` folder, so a quick run never replaces them."""
 
 
-def result_path(experiment_id: str, directory: Path | str = RESULTS_DIR) -> Path:
-    """Where the netCDF file of ``experiment_id`` lives."""
-    return Path(directory) / f"{experiment_id}.nc"
+def results_dir_for(quick: bool, base: Path | str = RESULTS_DIR) -> Path:
+    """``data/results`` for full runs, ``data/results/quick`` for quick ones."""
+    return Path(base) / "quick" if quick else Path(base)
+
+
+def result_path(experiment_id: str, directory: Path | str | None = None, quick: bool = False) -> Path:
+    """Where the netCDF file of ``experiment_id`` lives (by default in the folder of its mode)."""
+    return Path(directory if directory is not None else results_dir_for(quick)) / f"{experiment_id}.nc"
 
 
 def _run_point(experiment_id: str, point: dict, quick: bool) -> xr.Dataset:
@@ -70,16 +76,11 @@ def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | 
 
 
 def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = None,
-                  results_dir: Path | str = RESULTS_DIR) -> xr.Dataset:
+                  results_dir: Path | str | None = None) -> xr.Dataset:
     """The Dataset of one experiment: simulated, or derived from its parents' files."""
     exp = EXPERIMENTS[experiment_id]
     if exp.parents:
-        parents = {}
-        for pid in exp.parents:
-            path = result_path(pid, results_dir)
-            if not path.exists():
-                run_experiment(pid, path, quick=quick, jobs=jobs)
-            parents[pid] = xr.load_dataset(path)
+        parents = load_results(exp.parents, results_dir, quick=quick, jobs=jobs)
         ds = exp.derive(parents)
     else:
         points = exp.points(quick)
@@ -124,22 +125,33 @@ def run_experiment(experiment_id: str, output: Path | str | None = None, quick: 
     if experiment_id not in EXPERIMENTS:
         known = ", ".join(EXPERIMENTS)
         raise KeyError(f"unknown experiment {experiment_id!r}; known: {known}")
-    output = Path(output) if output else result_path(experiment_id)
+    output = Path(output) if output else result_path(experiment_id, quick=quick)
     ds = build_dataset(experiment_id, quick, jobs, output.parent)
     write_atomically(ds, output)
     return output
 
 
-def load_results(experiment_ids, results_dir: Path | str = RESULTS_DIR, quick: bool = True,
+class ModeMismatch(ValueError):
+    """A results file was made in the other mode (quick vs full) than the one asked for."""
+
+
+def load_results(experiment_ids, results_dir: Path | str | None = None, quick: bool = True,
                  run_missing: bool = True, jobs: int | None = None) -> dict[str, xr.Dataset]:
-    """The Datasets of ``experiment_ids`` from ``results_dir``; missing ones are run first
-    (in quick mode when ``quick``) unless ``run_missing`` is False."""
+    """The Datasets of ``experiment_ids`` from ``results_dir`` (default: the folder of the
+    mode, :func:`results_dir_for`); missing ones are run first (in quick mode when
+    ``quick``) unless ``run_missing`` is False. A file made in the other mode raises
+    :class:`ModeMismatch` rather than mixing quick and full numbers."""
     datasets = {}
     for experiment_id in experiment_ids:
-        path = result_path(experiment_id, results_dir)
+        path = result_path(experiment_id, results_dir, quick)
         if not path.exists():
             if not run_missing:
                 continue
             run_experiment(experiment_id, path, quick=quick, jobs=jobs)
-        datasets[experiment_id] = xr.load_dataset(path)
+        ds = xr.load_dataset(path)
+        if bool(int(ds.attrs.get("quick", 0))) != bool(quick):
+            made = "quick" if int(ds.attrs.get("quick", 0)) else "full"
+            raise ModeMismatch(f"{path} holds {made} results, but quick={bool(quick)} was asked for; "
+                               f"quick results belong in {results_dir_for(True)}/")
+        datasets[experiment_id] = ds
     return datasets

@@ -174,3 +174,17 @@ def test_many_points_are_independent_of_order():
     simulate(goyal_run("wan", 2, 12000, "epd", "sack", 2, quick=True))
     assert a.identical(simulate(run))
     assert np.isfinite(float(a.efficiency)) and m.Run is not None
+
+
+def test_quick_results_never_replace_full_ones(tmp_path, monkeypatch):
+    """Issue 7: `atmtcp experiment ID --quick` writes data/results/quick/ID.nc, never data/results/ID.nc,
+    and a file of the other mode is refused instead of being mixed in."""
+    from atmtcp.cli import main
+    from atmtcp.runner import ModeMismatch, load_results
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiment", "goyal1998.fig6", "--quick", "--jobs", "1"]) == 0
+    assert (tmp_path / "data/results/quick/goyal1998.fig6.nc").exists()
+    assert not (tmp_path / "data/results/goyal1998.fig6.nc").exists()
+    assert load_results(["goyal1998.fig6"], quick=True, run_missing=False)["goyal1998.fig6"].attrs["quick"] == 1
+    with pytest.raises(ModeMismatch, match="holds quick results"):
+        load_results(["goyal1998.fig6"], tmp_path / "data/results/quick", quick=False, run_missing=False)
