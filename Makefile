@@ -5,12 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup test reproduce quick report bench clean clean-cache
+.PHONY: setup test reproduce quick report bench clean clean-cache lock
 
-$(BIN)/atmtcp: pyproject.toml
+$(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[dev]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(BIN)/atmtcp
 
@@ -49,3 +49,8 @@ clean:
 # every kernel edit leaves an old folder behind. This removes them all.
 clean-cache:
 	rm -rf atmtcp/kernel/__pycache__/numba-*
+
+# The exact versions `make` installs (requirements/constraints.txt); pyproject.toml keeps the ranges
+# for library users. Regenerate after changing the dependencies: make lock
+lock: setup
+	$(BIN)/python -m pip freeze --exclude-editable | grep -iv '^atmtcp' > requirements/constraints.txt
