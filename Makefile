@@ -23,13 +23,18 @@ test: setup
 # progress bar goes to logs/experiments/<id>.log; a failed job's log is printed). Both end with the
 # HTML report, report.html. `quick` runs every rule on shortened runs (config/quick.yaml) into
 # data/results/quick/ and figures/quick/ (untracked), with the report in report-quick.html.
+# After an interrupt, `make reproduce` resumes: Snakemake reruns the incomplete jobs, and each experiment
+# keeps its finished grid points (data/results/.points/). Extra Snakemake flags: make reproduce SNAKEFLAGS=...
+SNAKEFLAGS ?=
+SNAKEMAKE = PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs \
+	--rerun-incomplete $(SNAKEFLAGS)
+
 reproduce: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs
+	$(SNAKEMAKE)
 	@$(MAKE) --no-print-directory report
 
 quick: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs \
-		--configfile config/quick.yaml
+	$(SNAKEMAKE) --configfile config/quick.yaml
 	@$(MAKE) --no-print-directory report REPORT_ARGS='--configfile config/quick.yaml' REPORT=report-quick.html
 
 REPORT ?= report.html

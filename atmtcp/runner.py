@@ -7,11 +7,23 @@ spawned and load the compiled kernel from numba's on-disk cache. The reduced
 points are stacked into one :class:`xarray.Dataset` whose dimensions are the grid's axes
 and written atomically (temporary name, then rename), so an interrupted run never leaves
 a file that looks complete.
+
+Interrupting and resuming: each finished point is kept in ``<results>/.points/<id>/`` under a
+key made of the point's parameters, the mode and a hash of atmtcp's sources, so a rerun
+of an interrupted experiment simulates only the points it lacks (and no result of older
+code is ever reused); the folder is removed once the experiment's file is written. An
+interrupt (SIGINT, SIGTERM) stops the workers at once, and a worker whose parent dies is
+killed by the kernel (Linux ``PR_SET_PDEATHSIG``). Temporary files left by a killed
+writer are removed the next time that file is written.
 """
 from __future__ import annotations
 
+import ctypes
+import hashlib
+import json
 import multiprocessing
 import os
+import signal
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -37,8 +49,44 @@ def result_path(experiment_id: str, directory: Path | str | None = None, quick: 
     return Path(directory if directory is not None else results_dir_for(quick)) / f"{experiment_id}.nc"
 
 
-def _run_point(experiment_id: str, point: dict, quick: bool) -> xr.Dataset:
-    return EXPERIMENTS[experiment_id].run_point(point, quick)
+PACKAGE_DIR = Path(__file__).resolve().parent
+SOURCE_HASH = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(PACKAGE_DIR.rglob("*.py")))).hexdigest()[:16]
+"""Hash of every atmtcp source file: part of each cached point's key."""
+
+
+def point_cache_dir(experiment_id: str, results_dir: Path | str) -> Path:
+    return Path(results_dir) / ".points" / experiment_id
+
+
+def point_key(experiment_id: str, point: dict, quick: bool) -> str:
+    """The cache key of one grid point: its parameters, the mode and the sources' hash."""
+    text = json.dumps({"id": experiment_id, "point": point, "quick": bool(quick), "sources": SOURCE_HASH},
+                      sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _run_point(experiment_id: str, point: dict, quick: bool, cache: Path | None) -> xr.Dataset:
+    path = cache / f"{point_key(experiment_id, point, quick)}.nc" if cache else None
+    if path is not None and path.exists():
+        return xr.load_dataset(path)
+    ds = EXPERIMENTS[experiment_id].run_point(point, quick)
+    if path is None:
+        return ds
+    write_atomically(ds, path)
+    return xr.load_dataset(path)  # as a resumed run would read it: the result does not depend on resuming
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Pool initializer: the kernel sends SIGTERM to this worker when its parent dies (Linux);
+    a parent that died before this ran has already left the worker orphaned, so it exits."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (a forked worker inherits the parent's handler)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt stops
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent_pid:
+        os._exit(1)
 
 
 def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
@@ -59,20 +107,40 @@ def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
     return ds.reindex(order).transpose(*axes, ...)
 
 
-def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | None) -> list[xr.Dataset]:
-    """Simulate ``points`` (in order) with ``jobs`` worker processes."""
+def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | None,
+               cache: Path | None = None) -> list[xr.Dataset]:
+    """Simulate ``points`` (in order) with ``jobs`` worker processes, keeping each finished
+    point in ``cache`` (a folder) and taking the ones already there."""
     jobs = jobs or os.cpu_count() or 1
     label = f"{experiment_id}{' (quick)' if quick else ''}"
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
     if jobs == 1 or len(points) == 1:
-        return [_run_point(experiment_id, p, quick) for p in tqdm(points, desc=label, unit="run")]
+        return [_run_point(experiment_id, p, quick, cache) for p in tqdm(points, desc=label, unit="run")]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(points)), mp_context=context) as pool:
-        futures = [pool.submit(_run_point, experiment_id, p, quick) for p in points]
-        results = []
-        for future in tqdm(futures, desc=label, unit="run"):
-            results.append(future.result())
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(points)), mp_context=context, initializer=_die_with_parent,
+                               initargs=(os.getpid(),))
+    previous_term = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM: stop like SIGINT
+    try:
+        futures = [pool.submit(_run_point, experiment_id, p, quick, cache) for p in points]
+        results = [future.result() for future in tqdm(futures, desc=label, unit="run")]
+    except BaseException:
+        _stop(pool)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+    pool.shutdown()
     return results
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and terminate the workers now (not after their points)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
 
 
 def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = None,
@@ -84,7 +152,8 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
         ds = exp.derive(parents)
     else:
         points = exp.points(quick)
-        ds = assemble(points, run_points(experiment_id, points, quick, jobs))
+        cache = point_cache_dir(experiment_id, results_dir if results_dir is not None else results_dir_for(quick))
+        ds = assemble(points, run_points(experiment_id, points, quick, jobs, cache))
     ds.attrs.update({
         "target": experiment_id, "title": exp.title, "quick": int(quick),
         "atmtcp_version": __version__, "notes": exp.notes, **exp.attrs,
@@ -96,7 +165,8 @@ def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     """Write ``ds`` to ``path`` through a temporary file in the same folder."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _remove_stale_temporaries(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
         _for_netcdf(ds).to_netcdf(tmp, engine="h5netcdf")
@@ -105,6 +175,26 @@ def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Delete ``.<name>.<pid>.*.tmp`` files of ``path`` whose writing process is gone (a writer
+    killed by SIGKILL cannot clean up after itself)."""
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        pid = tmp.name[len(path.name) + 2:].split(".", 1)[0]
+        if pid.isdigit() and _alive(int(pid)):
+            continue
+        tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _for_netcdf(ds: xr.Dataset) -> xr.Dataset:
@@ -128,6 +218,11 @@ def run_experiment(experiment_id: str, output: Path | str | None = None, quick: 
     output = Path(output) if output else result_path(experiment_id, quick=quick)
     ds = build_dataset(experiment_id, quick, jobs, output.parent)
     write_atomically(ds, output)
+    cache = point_cache_dir(experiment_id, output.parent)
+    if cache.exists():
+        for point in cache.glob("*.nc"):
+            point.unlink()
+        cache.rmdir()
     return output
 
 
