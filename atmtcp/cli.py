@@ -121,7 +121,7 @@ def cmd_experiment(args) -> int:
         except OSError as error:
             print(f"atmtcp: --output {args.output}: cannot write there ({error.strerror or error})", file=sys.stderr)
             return 2
-    run_experiment(args.id, args.output, quick=args.quick, jobs=args.jobs)
+    run_experiment(args.id, args.output, quick=args.quick, jobs=args.jobs, progress_s=args.progress)
     return 0
 
 
@@ -181,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="default data/results/<id>.nc, or data/results/quick/<id>.nc with --quick")
     exp.add_argument("--quick", action="store_true", help="shortened runs (tests, classes)")
     exp.add_argument("--jobs", type=_number(int, 1, 1024), default=None, help="worker processes (default: all cores)")
+    exp.add_argument("--progress", type=_number(float, 0, 86400, unit="s"), default=0.0,
+                     help="also print 'done/total points, ETA' to standard output every this many seconds "
+                          "(0: only the progress bar on standard error)")
     exp.set_defaults(func=cmd_experiment)
 
     bench = sub.add_parser("bench", help="time the standard scenarios")

@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import signal
 import tempfile
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -107,16 +108,46 @@ def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
     return ds.reindex(order).transpose(*axes, ...)
 
 
+class ConsoleProgress:
+    """One short line on standard output every ``every_s`` seconds (and at the end): points done
+    of the total, elapsed time and an ETA. The tqdm bar goes to standard error (a log file
+    under Snakemake); these lines are what a console shows without being flooded."""
+
+    def __init__(self, label: str, total: int, every_s: float):
+        self.label, self.total, self.every_s = label, total, every_s
+        self.start = self.last = time.monotonic()
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.every_s <= 0 or (now - self.last < self.every_s and done < self.total):
+            return
+        self.last = now
+        elapsed = now - self.start
+        eta = elapsed / done * (self.total - done) if done else float("nan")
+        print(f"{self.label}: {done}/{self.total} points, {_clock(elapsed)} elapsed"
+              + (f", about {_clock(eta)} left" if done < self.total and done else ""), flush=True)
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
 def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | None,
-               cache: Path | None = None) -> list[xr.Dataset]:
+               cache: Path | None = None, progress_s: float = 0.0) -> list[xr.Dataset]:
     """Simulate ``points`` (in order) with ``jobs`` worker processes, keeping each finished
     point in ``cache`` (a folder) and taking the ones already there."""
     jobs = jobs or os.cpu_count() or 1
     label = f"{experiment_id}{' (quick)' if quick else ''}"
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
+    console = ConsoleProgress(label, len(points), progress_s)
     if jobs == 1 or len(points) == 1:
-        return [_run_point(experiment_id, p, quick, cache) for p in tqdm(points, desc=label, unit="run")]
+        results = []
+        for p in tqdm(points, desc=label, unit="run"):
+            results.append(_run_point(experiment_id, p, quick, cache))
+            console.update(len(results))
+        return results
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(points)), mp_context=context, initializer=_die_with_parent,
@@ -124,7 +155,10 @@ def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | 
     previous_term = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM: stop like SIGINT
     try:
         futures = [pool.submit(_run_point, experiment_id, p, quick, cache) for p in points]
-        results = [future.result() for future in tqdm(futures, desc=label, unit="run")]
+        results = []
+        for future in tqdm(futures, desc=label, unit="run"):
+            results.append(future.result())
+            console.update(len(results))
     except BaseException:
         _stop(pool)
         raise
@@ -144,7 +178,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 
 def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = None,
-                  results_dir: Path | str | None = None) -> xr.Dataset:
+                  results_dir: Path | str | None = None, progress_s: float = 0.0) -> xr.Dataset:
     """The Dataset of one experiment: simulated, or derived from its parents' files."""
     exp = EXPERIMENTS[experiment_id]
     if exp.parents:
@@ -153,7 +187,7 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
     else:
         points = exp.points(quick)
         cache = point_cache_dir(experiment_id, results_dir if results_dir is not None else results_dir_for(quick))
-        ds = assemble(points, run_points(experiment_id, points, quick, jobs, cache))
+        ds = assemble(points, run_points(experiment_id, points, quick, jobs, cache, progress_s))
     ds.attrs.update({
         "target": experiment_id, "title": exp.title, "quick": int(quick),
         "atmtcp_version": __version__, "notes": exp.notes, **exp.attrs,
@@ -210,13 +244,13 @@ def _for_netcdf(ds: xr.Dataset) -> xr.Dataset:
 
 
 def run_experiment(experiment_id: str, output: Path | str | None = None, quick: bool = False,
-                   jobs: int | None = None) -> Path:
+                   jobs: int | None = None, progress_s: float = 0.0) -> Path:
     """Run ``experiment_id`` and write its netCDF file; returns the path."""
     if experiment_id not in EXPERIMENTS:
         known = ", ".join(EXPERIMENTS)
         raise KeyError(f"unknown experiment {experiment_id!r}; known: {known}")
     output = Path(output) if output else result_path(experiment_id, quick=quick)
-    ds = build_dataset(experiment_id, quick, jobs, output.parent)
+    ds = build_dataset(experiment_id, quick, jobs, output.parent, progress_s)
     write_atomically(ds, output)
     cache = point_cache_dir(experiment_id, output.parent)
     if cache.exists():

@@ -89,3 +89,17 @@ def test_workers_die_with_a_killed_parent(tmp_path):
     parent.wait(timeout=10)
     gone, alive = psutil.wait_procs(workers, timeout=10)
     assert not alive
+
+
+def test_console_progress_lines(capsys):
+    """`--progress S`: a short 'done/total points' line at most every S seconds and one at the end."""
+    from atmtcp.runner import ConsoleProgress
+    quiet = ConsoleProgress("x", 10, 0)
+    for i in range(1, 11):
+        quiet.update(i)
+    assert capsys.readouterr().out == ""
+    chatty = ConsoleProgress("goyal1998.table1", 4, 3600)
+    for i in range(1, 5):
+        chatty.update(i)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines == ["goyal1998.table1: 4/4 points, 0s elapsed"]
