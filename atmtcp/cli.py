@@ -15,7 +15,8 @@ from . import model as m
 def _number(kind, low, high, low_open=False, unit=""):
     """An argparse type: a finite ``kind`` in [low, high] (or (low, high] when ``low_open``).
     argparse puts the flag's name before the message."""
-    interval = f"{'(' if low_open else '['}{low:g}, {high:g}]{' ' + unit if unit else ''}"
+    show = (lambda v: str(int(v))) if kind is int else (lambda v: f"{v:g}")
+    interval = f"{'(' if low_open else '['}{show(low)}, {show(high)}]{' ' + unit if unit else ''}"
 
     def parse(text: str):
         try:

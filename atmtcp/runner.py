@@ -24,8 +24,10 @@ import json
 import multiprocessing
 import os
 import signal
+import subprocess
 import tempfile
 import time
+from datetime import datetime, timezone
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -189,10 +191,56 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
         cache = point_cache_dir(experiment_id, results_dir if results_dir is not None else results_dir_for(quick))
         ds = assemble(points, run_points(experiment_id, points, quick, jobs, cache, progress_s))
     ds.attrs.update({
-        "target": experiment_id, "title": exp.title, "quick": int(quick),
-        "atmtcp_version": __version__, "notes": exp.notes, **exp.attrs,
+        "Conventions": "CF-1.10",
+        "title": f"{experiment_id}: {exp.title}",
+        "institution": "atmtcp (reproduction of published simulations)",
+        "source": f"atmtcp {__version__} ({git_revision()}), numba discrete-event simulation",
+        "history": f"{datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')} "
+                   f"atmtcp experiment {experiment_id}{' --quick' if quick else ''}",
+        "references": "shared/REPRODUCTION.md; data/reference/" + experiment_id.split(".")[0] + ".csv",
+        "target": experiment_id, "quick": int(quick), "mode": "quick" if quick else "full",
+        "atmtcp_version": __version__, "notes": exp.notes,
+        **{key: value for key, value in exp.attrs.items()},
+        **(exp.parameters(quick) if exp.parameters else {}),
     })
+    describe(ds)
     return ds
+
+
+COORDINATE_UNITS = {
+    "buffer": ("cell", "switch buffer size"), "sources": ("1", "number of TCP sources"),
+    "seed": ("1", "seed of the run's random draws (0: all sources start at t = 0)"),
+    "source": ("1", "source (connection) index"), "port": ("1", "output port 'node->neighbor'"),
+    "z": ("1", "Selective Drop / FBA parameter Z"), "r_fraction": ("1", "threshold R as a fraction of the buffer"),
+    "lost_segments": ("segment", "segments lost from one window"),
+}
+"""Units and long names of the grid axes (CF attributes)."""
+
+
+def describe(ds: xr.Dataset) -> None:
+    """CF attributes in place: ``units`` and ``long_name`` on the known axes, ``long_name``
+    from each variable's ``description`` (or its name)."""
+    for name, (units, long_name) in COORDINATE_UNITS.items():
+        if name in ds.coords:
+            ds[name].attrs.setdefault("units", units)
+            ds[name].attrs.setdefault("long_name", long_name)
+    for name, variable in ds.variables.items():
+        if name.endswith("_time") or name == "time":
+            variable.attrs.setdefault("units", "s")
+        variable.attrs.setdefault("long_name", variable.attrs.get("description", name.replace("_", " ")))
+
+
+def git_revision() -> str:
+    """``git <commit>`` of the checkout atmtcp runs from (``+dirty`` with uncommitted changes),
+    or ``not a git checkout``."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=PACKAGE_DIR, capture_output=True,
+                                text=True, timeout=5, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=PACKAGE_DIR,
+                               capture_output=True, text=True, timeout=5, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "not a git checkout"
+    return f"git {commit}{'+dirty' if dirty else ''}"
 
 
 def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
