@@ -12,6 +12,7 @@ never folded.
 """
 from __future__ import annotations
 
+import os
 from collections import deque
 from dataclasses import dataclass
 
@@ -108,6 +109,22 @@ def _route(network: m.Network, src: str, dst: str) -> list[str]:
         nodes.append(previous[nodes[-1]])
     nodes.reverse()
     return [f"{a}->{b}" for a, b in zip(nodes[:-1], nodes[1:])]
+
+
+MEMORY_FRACTION = 0.75
+"""A run whose kernel arrays would take more than this share of the machine's memory is refused."""
+
+
+def _check_memory(estimated_bytes: int) -> None:
+    """Refuse, before allocating, a run whose arrays would not fit in memory."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return
+    if estimated_bytes > MEMORY_FRACTION * total:
+        raise m.ModelError("Run", "size", f"{estimated_bytes / 2**30:.1f} GiB of kernel arrays",
+                           f"at most {MEMORY_FRACTION:.0%} of this machine's {total / 2**30:.1f} GiB "
+                           "(fewer sources, smaller buffers or traces)")
 
 
 def _upstream(routes: list[list[str]]) -> dict[str, set[str]]:
@@ -330,6 +347,12 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         pool += delay // max(1, port[up, L.P_CELL_NS]) + 2
     segments = sum(c.tcp.rcv_wnd // c.tcp.mss + 2 for c in run.connections)
     packet_pool = min(pool, 4 * segments * scale + 4096)
+    n_trace = run.trace.max_records if trace_set else 0
+    n_droplog = run.trace.max_records if traced else 0
+    n_samples = int(run.duration_s / run.trace.sample_interval_s) + 1 if traced else 0
+    _check_memory(8 * (pool * L.E_NFIELDS + packet_pool * L.K_NFIELDS + 3 * sum(ring_cap)
+                       + n_trace * 4 + n_droplog * 4 + n_samples * 2 * len(traced))
+                  + 2 * n_conn * sb_cap + 8 * 2 * n_port * n_vc)
     cell = np.zeros((pool, L.E_NFIELDS), np.int64)
     cell[:, L.E_NEXT] = np.arange(1, pool + 1)
     cell[-1, L.E_NEXT] = -1
@@ -341,8 +364,6 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     end_ns = int(round(run.duration_s * NS))
     sample_ns = max(1, int(round(run.trace.sample_interval_s * NS)))
     n_samples = end_ns // sample_ns + 1 if traced else 0
-    n_trace = run.trace.max_records if trace_set else 0
-    n_droplog = run.trace.max_records if traced else 0
 
     g = np.zeros(L.G_NFIELDS, np.int64)
     g[L.G_END] = end_ns

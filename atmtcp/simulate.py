@@ -2,6 +2,8 @@
 validate, allocate, call the kernel, label the result)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import xarray as xr
 
@@ -132,6 +134,9 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         ds["trace_value"] = _var(S.trace_v[:n_rec].copy(), ("record",), "byte",
                                  "cwnd or ssthresh (bytes), sequence or ACK number (bytes)")
         ds.attrs["trace_truncated"] = int(S.g[L.G_TRACE_TRUNCATED])
+        if ds.attrs["trace_truncated"]:
+            warnings.warn(f"the TCP trace filled its {S.trace_t.size} records at t = {ds.trace_time.values[-1]:.3f} s "
+                          "and stops there: raise TraceConfig.max_records or narrow start_s/stop_s", stacklevel=3)
     if compiled.n_samples:
         times = np.arange(compiled.n_samples) * compiled.sample_interval_ns / NS
         ds.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
@@ -152,3 +157,6 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         ds["drop_reason_code"] = _var(log[:, 3].copy(), ("drop",), "1",
                                       "index into the drop_reason coordinate")
         ds.attrs["droplog_truncated"] = int(S.g[L.G_DROPLOG_TRUNCATED])
+        if ds.attrs["droplog_truncated"]:
+            warnings.warn(f"the drop log filled its {S.droplog.shape[0]} records and stops there: raise "
+                          "TraceConfig.max_records", stacklevel=3)

@@ -83,3 +83,25 @@ def test_start_jitter_must_be_finite():
     for bad in (float("nan"), float("inf"), -1.0):
         with pytest.raises(m.ModelError):
             start_times(3, bad, 0)
+
+
+def test_a_run_too_large_for_the_machine_is_refused_before_it_starts(monkeypatch):
+    """The kernel's arrays are sized before they are allocated; a run that would not fit is refused
+    with its estimate (here the machine is made to look 10**6 times smaller)."""
+    import atmtcp
+    import atmtcp.compiler
+    from atmtcp.topologies import n_source_run
+    monkeypatch.setattr(atmtcp.compiler, "MEMORY_FRACTION", 1e-6)
+    with pytest.raises(m.ModelError) as error:
+        atmtcp.simulate(n_source_run(5, 5e-6, m.PortConfig(1000), m.TcpConfig(), 0.1))
+    assert error.value.field == "Run.size" and "GiB" in str(error.value)
+
+
+def test_a_full_trace_warns():
+    import atmtcp
+    from atmtcp.topologies import n_source_run
+    run = n_source_run(2, 5e-6, m.PortConfig(1000), m.TcpConfig(), 0.5,
+                       trace=m.TraceConfig(connections=(0,), max_records=50))
+    with pytest.warns(UserWarning, match="trace filled its 50 records"):
+        ds = atmtcp.simulate(run)
+    assert ds.attrs["trace_truncated"] == 1
