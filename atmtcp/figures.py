@@ -61,8 +61,14 @@ def save_table(table: pd.DataFrame, figures_dir: Path | str, target: str, quick:
 
 
 def _cell(value) -> str:
-    if isinstance(value, float):
-        return "" if np.isnan(value) else f"{value:.3g}" if abs(value) >= 100 else f"{value:.2f}"
+    """Markdown cell text: counts and large numbers in full (7591, not 7.59e+03), ratios with two
+    decimals."""
+    if isinstance(value, (float, np.floating)):
+        if np.isnan(value):
+            return ""
+        if abs(value) >= 100 or (float(value).is_integer() and abs(value) >= 2):
+            return f"{value:.0f}"
+        return f"{value:.2f}"
     return str(value)
 
 
@@ -87,7 +93,7 @@ def comparison_bars(comparison: pd.DataFrame, target: str, metric: str, title: s
     """Paper vs reproduced values of one table, grouped by row, one bar pair per policy."""
     rows = comparison[(comparison.target == target) & (comparison.metric == metric)
                       & (comparison.status == "compared")]
-    labels = [f"{r.network.upper()} {int(r.sources)}/{int(r.buffer)}" for r in rows.itertuples()]
+    labels = [f"{r.network.upper()}, {int(r.sources)} src, {int(r.buffer)} cells" for r in rows.itertuples()]
     rows = rows.assign(row=labels)
     policies = [p for p in POLICY_LABELS if p in set(rows.policy)]
     row_names = list(dict.fromkeys(labels))
@@ -149,6 +155,14 @@ def loss_window(ds: xr.Dataset, before: float = 0.15, after: float = 0.45) -> tu
     return float(events.min() - before), float(events.min() + after)
 
 
+INCREASE_LABELS = {
+    "float": "floating point (MSS*MSS/CWND)",
+    "bsd": "4.4BSD (+ MSS/8)",
+    "integer": "integer MSS*MSS/CWND",
+    "integer_every_n": "Solution 1: N*MSS*MSS/CWND every N ACKs",
+}
+
+
 def stall_figure(ds: xr.Dataset):
     """goyal1997: CWND with integer arithmetic, Solution 1 and floating point."""
     fig, ax = plt.subplots(figsize=(7, 3.4))
@@ -156,7 +170,7 @@ def stall_figure(ds: xr.Dataset):
         sub = ds.sel(increase=rule)
         t = sub.cwnd_time.values
         keep = np.isfinite(t)
-        ax.plot(t[keep], sub.cwnd.values[keep] / 1024, lw=1, label=str(rule))
+        ax.plot(t[keep], sub.cwnd.values[keep] / 1024, lw=1, label=INCREASE_LABELS.get(str(rule), str(rule)))
     ax.axhline(262144 / 1024, color="k", lw=0.6, ls=":", label="MSS*MSS = 256 KB")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("CWND (KB)")
@@ -251,9 +265,11 @@ def z_sweep_figure(ds: xr.Dataset):
             for s in others.seed.values:
                 ax.plot(sub.z, others.sel(seed=s), ".", color=color, alpha=0.4)
         ax.set_xscale("log")
+        ax.xaxis.set_minor_locator(plt.NullLocator())  # only the Z values run, no overlapping minor labels
         ax.set_xticks(sub.z.values, [f"{z:g}" for z in sub.z.values])
         ax.set_title(f"{str(network).upper()}, 5 sources, R = 0.9 K")
-        ax.set_xlabel("Z")
+        ax.set_xlabel("Z (log scale)")
+    np.atleast_1d(axes)[0].set_ylabel("efficiency, fairness")
     np.atleast_1d(axes)[0].legend(fontsize=7)
     fig.tight_layout()
     return fig
