@@ -5,12 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup test reproduce quick report bench clean clean-cache
+.PHONY: setup test reproduce quick report bench clean clean-cache lock
 
-$(BIN)/atmtcp: pyproject.toml
+$(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[dev]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(BIN)/atmtcp
 
@@ -21,29 +21,41 @@ test: setup
 
 # Snakemake prints each job as it starts and "N of M steps (P%) done" as jobs finish (a job's own
 # progress bar goes to logs/experiments/<id>.log; a failed job's log is printed). Both end with the
-# HTML report, report.html. `quick` runs every rule on shortened runs (config/quick.yaml), into the
-# same paths as `reproduce`.
+# HTML report, report.html. `quick` runs every rule on shortened runs (config/quick.yaml) into
+# data/results/quick/ and figures/quick/ (untracked), with the report in report-quick.html.
+# After an interrupt, `make reproduce` resumes: Snakemake reruns the incomplete jobs, and each experiment
+# keeps its finished grid points (data/results/.points/). Extra Snakemake flags: make reproduce SNAKEFLAGS=...
+SNAKEFLAGS ?=
+SNAKEMAKE = PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs \
+	--rerun-incomplete $(SNAKEFLAGS)
+
 reproduce: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs
+	$(SNAKEMAKE)
 	@$(MAKE) --no-print-directory report
 
 quick: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs \
-		--configfile config/quick.yaml
-	@$(MAKE) --no-print-directory report REPORT_ARGS='--configfile config/quick.yaml'
+	$(SNAKEMAKE) --configfile config/quick.yaml
+	@$(MAKE) --no-print-directory report REPORT_ARGS='--configfile config/quick.yaml' REPORT=report-quick.html
 
+REPORT ?= report.html
 report: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --report report.html $(REPORT_ARGS)
-	@echo "Report: $(abspath report.html)"
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --report $(REPORT) $(REPORT_ARGS)
+	@echo "Report: $(abspath $(REPORT))"
 
 bench: setup
 	$(BIN)/atmtcp bench
 
 # figures/ is tracked (the README shows it); `make reproduce` rewrites it.
 clean:
-	rm -rf $(VENV) data/results/*.nc .snakemake logs benchmarks report.html notebooks/executed
+	rm -rf $(VENV) data/results/*.nc data/results/quick .snakemake logs benchmarks report.html report-quick.html \
+		notebooks/executed figures/quick
 
 # The kernel's numba cache lives in a folder named by a hash of its sources (atmtcp/kernel/jit.py);
 # every kernel edit leaves an old folder behind. This removes them all.
 clean-cache:
 	rm -rf atmtcp/kernel/__pycache__/numba-*
+
+# The exact versions `make` installs (requirements/constraints.txt); pyproject.toml keeps the ranges
+# for library users. Regenerate after changing the dependencies: make lock
+lock: setup
+	$(BIN)/python -m pip freeze --exclude-editable | grep -iv '^atmtcp' > requirements/constraints.txt

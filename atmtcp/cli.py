@@ -2,19 +2,51 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 import time
 
+from pathlib import Path
+
+from . import __version__
 from . import model as m
+
+def _number(kind, low, high, low_open=False, unit=""):
+    """An argparse type: a finite ``kind`` in [low, high] (or (low, high] when ``low_open``).
+    argparse puts the flag's name before the message."""
+    show = (lambda v: str(int(v))) if kind is int else (lambda v: f"{v:g}")
+    interval = f"{'(' if low_open else '['}{show(low)}, {show(high)}]{' ' + unit if unit else ''}"
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'} "
+                                             f"in {interval}") from None
+        ok = math.isfinite(value) and (value > low if low_open else value >= low) and value <= high
+        if not ok:
+            raise argparse.ArgumentTypeError(f"{text!r} is outside the allowed range {interval}")
+        return value
+    return parse
+
 
 def _buffer(text: str) -> int | None:
     if text.lower() in ("inf", "infinite", "none"):
         return None
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--buffer {text!r}: give a number of cells or 'inf'") from None
-    return value
+        return _number(int, 1, m.MAX_BUFFER_CELLS, unit="cells")(text)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{error} (or 'inf')") from None
+
+
+FIELD_FLAGS = {
+    "PortConfig.buffer_cells": "--buffer", "DropPolicy.threshold": "--threshold", "DropPolicy.z": "--z",
+    "DropPolicy.kind": "--policy", "PortConfig.policy": "--policy", "Run.duration_s": "--duration",
+    "Run.seed": "--seed", "start_times.jitter_s": "--jitter", "Connection.start_s": "--jitter",
+    "TcpConfig.flavor": "--tcp", "n_source_network.n": "--sources", "scenario.contention": "--contention",
+}
+"""Model fields -> the ``atmtcp run`` flag that sets them, for error messages."""
 
 
 def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: str,
@@ -40,6 +72,8 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
 
 def cmd_run(args) -> int:
     from .simulate import simulate
+    if args.policy is None:  # EPD's default threshold needs a finite buffer
+        args.policy = "epd" if args.buffer is not None else "tail"
     run = scenario(args.network, args.sources, args.buffer, args.policy, args.tcp, args.duration,
                    args.seed, args.jitter, args.z, args.threshold, args.contention)
     start = time.perf_counter()
@@ -73,8 +107,22 @@ def cmd_list(args) -> int:
 
 
 def cmd_experiment(args) -> int:
+    from .experiments import EXPERIMENTS
     from .runner import run_experiment
-    run_experiment(args.id, args.output, quick=args.quick, jobs=args.jobs)
+    if args.id not in EXPERIMENTS:
+        print(f"atmtcp experiment: {args.id!r} is not an experiment id; `atmtcp list` shows them", file=sys.stderr)
+        return 2
+    if args.output is not None:
+        folder = Path(args.output).resolve().parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            probe = folder / f".atmtcp-write-test-{os.getpid()}"
+            probe.touch()
+            probe.unlink()
+        except OSError as error:
+            print(f"atmtcp: --output {args.output}: cannot write there ({error.strerror or error})", file=sys.stderr)
+            return 2
+    run_experiment(args.id, args.output, quick=args.quick, jobs=args.jobs, progress_s=args.progress)
     return 0
 
 
@@ -84,23 +132,41 @@ def cmd_bench(args) -> int:
     return 0
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with errors on one line (``atmtcp run: --jitter: 'nan' is not ...``), exit 2,
+    instead of the usage block; ``--help`` shows the usage."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message.replace('argument ', '', 1)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .experiments.common import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
-    parser = argparse.ArgumentParser(prog="atmtcp", description=__doc__)
+    parser = OneLineParser(prog="atmtcp", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
+    parser.add_argument("--version", action="version", version=f"atmtcp {__version__}")
     run = sub.add_parser("run", help="simulate one goyal1998 N-source scenario and print a summary")
-    run.add_argument("--network", choices=("lan", "wan", "satellite"), default="lan")
-    run.add_argument("--sources", type=int, default=5)
-    run.add_argument("--buffer", type=_buffer, default=1000, help="cells, or 'inf'")
-    run.add_argument("--policy", choices=m.POLICIES, default="epd")
-    run.add_argument("--tcp", choices=m.FLAVORS, default="reno")
-    run.add_argument("--duration", type=float, default=None,
-                     help="seconds (default: 10 LAN, 20 WAN, 50 satellite)")
-    run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--jitter", type=float, default=0.0, help="random start-time spread in seconds")
-    run.add_argument("--z", type=float, default=0.8, help="Selective Drop / FBA parameter Z")
-    run.add_argument("--threshold", type=int, default=None, help="R in cells (default per policy)")
+    run.add_argument("--network", choices=("lan", "wan", "satellite"), default="lan",
+                     help="goyal1998's LAN (5 us links, 64 KB window, 10 s) or WAN (5 ms, 600000 bytes, 20 s), "
+                          "or goyal1997's satellite network (275 ms hop, 50 s)")
+    run.add_argument("--sources", type=_number(int, 1, 10000), default=5,
+                     help="number of TCP sources sharing the bottleneck SW1->SW2 (1-10000)")
+    run.add_argument("--buffer", type=_buffer, default=1000,
+                     help="switch buffer in cells (1 to 10 million), or 'inf'")
+    run.add_argument("--policy", choices=m.POLICIES, default=None,
+                     help="switch drop policy (default: epd, or tail with an infinite buffer)")
+    run.add_argument("--tcp", choices=m.FLAVORS, default="reno", help="TCP flavour (default: reno)")
+    run.add_argument("--duration", type=_number(float, 0, 3600, low_open=True, unit="s"), default=None,
+                     help="simulated seconds, at most 3600 (default: 10 LAN, 20 WAN, 50 satellite)")
+    run.add_argument("--seed", type=_number(int, 0, 2**63 - 1), default=0,
+                     help="seed of every random draw (start jitter, slot order, ...); same seed, same result")
+    run.add_argument("--jitter", type=_number(float, 0, 10, unit="s"), default=0.0,
+                     help="sources start at uniform random times in [0, jitter) s (at most 10; default 0: all at t = 0)")
+    run.add_argument("--z", type=_number(float, 0, 100, low_open=True), default=0.8,
+                     help="Selective Drop / FBA parameter Z")
+    run.add_argument("--threshold", type=_number(int, 0, m.MAX_BUFFER_CELLS, unit="cells"), default=None,
+                     help="R in cells (default per policy: buffer - 200 for EPD, 0.9 x buffer for SD/FBA)")
     run.add_argument("--contention", choices=tuple(CELL_ASSUMPTIONS), default=HEADLINE_CONTENTION,
                      help="how cells contend at switch ports: slotted ports (the default, as in the "
                           "reproduction), randomized tail drop, ATM over SONET, cell delay variation, or "
@@ -112,13 +178,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     exp = sub.add_parser("experiment", help="run one target's grid into a netCDF file")
     exp.add_argument("id")
-    exp.add_argument("--output", default=None, help="default data/results/<id>.nc")
+    exp.add_argument("--output", default=None,
+                     help="default data/results/<id>.nc, or data/results/quick/<id>.nc with --quick")
     exp.add_argument("--quick", action="store_true", help="shortened runs (tests, classes)")
-    exp.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    exp.add_argument("--jobs", type=_number(int, 1, 1024), default=None, help="worker processes (default: all cores)")
+    exp.add_argument("--progress", type=_number(float, 0, 86400, unit="s"), default=0.0,
+                     help="also print 'done/total points, ETA' to standard output every this many seconds "
+                          "(0: only the progress bar on standard error)")
     exp.set_defaults(func=cmd_experiment)
 
     bench = sub.add_parser("bench", help="time the standard scenarios")
-    bench.add_argument("--repeat", type=int, default=1)
+    bench.add_argument("--repeat", type=_number(int, 1, 100), default=1, help="runs per scenario; the best is shown")
     bench.set_defaults(func=cmd_bench)
     return parser
 
@@ -128,7 +198,8 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except m.ModelError as error:
-        print(f"atmtcp: {error}", file=sys.stderr)
+        flag = FIELD_FLAGS.get(error.field)
+        print(f"atmtcp: {flag + ': ' if flag else ''}{error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()

@@ -12,6 +12,7 @@ never folded.
 """
 from __future__ import annotations
 
+import os
 from collections import deque
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ from . import model as m
 from .kernel import layout as L
 from .kernel.aal5 import CELL_BYTES, cells_for
 from .kernel.state import KernelState, SimState, pack
-from .metrics import max_tcp_throughput_bps
+from .metrics import framing
 
 NS = 1_000_000_000
 INITIAL_INFINITE_RING = 16384
@@ -60,7 +61,10 @@ class Compiled:
     folded_ports: list[str]
     traced_ports: list[str]
     folded_after: list[int]        # per VC: folded ports after its last simulated port
-    capacity_bps: float            # maximum TCP goodput on the slowest data link
+    bottleneck: str                # the port shared by the most data connections (slowest of those)
+    bottleneck_bps: float          # its cell rate in bits/s, at the cell time it really has
+    framing: np.ndarray            # per connection: TCP payload per link byte (metrics.framing)
+    through_bottleneck: np.ndarray  # per connection: its data cross the bottleneck
     n_samples: int
     sample_interval_ns: int
 
@@ -105,6 +109,22 @@ def _route(network: m.Network, src: str, dst: str) -> list[str]:
         nodes.append(previous[nodes[-1]])
     nodes.reverse()
     return [f"{a}->{b}" for a, b in zip(nodes[:-1], nodes[1:])]
+
+
+MEMORY_FRACTION = 0.75
+"""A run whose kernel arrays would take more than this share of the machine's memory is refused."""
+
+
+def _check_memory(estimated_bytes: int) -> None:
+    """Refuse, before allocating, a run whose arrays would not fit in memory."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return
+    if estimated_bytes > MEMORY_FRACTION * total:
+        raise m.ModelError("Run", "size", f"{estimated_bytes / 2**30:.1f} GiB of kernel arrays",
+                           f"at most {MEMORY_FRACTION:.0%} of this machine's {total / 2**30:.1f} GiB "
+                           "(fewer sources, smaller buffers or traces)")
 
 
 def _upstream(routes: list[list[str]]) -> dict[str, set[str]]:
@@ -327,6 +347,12 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         pool += delay // max(1, port[up, L.P_CELL_NS]) + 2
     segments = sum(c.tcp.rcv_wnd // c.tcp.mss + 2 for c in run.connections)
     packet_pool = min(pool, 4 * segments * scale + 4096)
+    n_trace = run.trace.max_records if trace_set else 0
+    n_droplog = run.trace.max_records if traced else 0
+    n_samples = int(run.duration_s / run.trace.sample_interval_s) + 1 if traced else 0
+    _check_memory(8 * (pool * L.E_NFIELDS + packet_pool * L.K_NFIELDS + 3 * sum(ring_cap)
+                       + n_trace * 4 + n_droplog * 4 + n_samples * 2 * len(traced))
+                  + 2 * n_conn * sb_cap + 8 * 2 * n_port * n_vc)
     cell = np.zeros((pool, L.E_NFIELDS), np.int64)
     cell[:, L.E_NEXT] = np.arange(1, pool + 1)
     cell[-1, L.E_NEXT] = -1
@@ -338,8 +364,6 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     end_ns = int(round(run.duration_s * NS))
     sample_ns = max(1, int(round(run.trace.sample_interval_s * NS)))
     n_samples = end_ns // sample_ns + 1 if traced else 0
-    n_trace = run.trace.max_records if trace_set else 0
-    n_droplog = run.trace.max_records if traced else 0
 
     g = np.zeros(L.G_NFIELDS, np.int64)
     g[L.G_END] = end_ns
@@ -374,18 +398,24 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     kernel_state, state = pack(state)
     _schedule_initial_events(kernel_state, run, n_samples)
 
-    capacity = _capacity_bps(run, specs, [r for _, is_ack, r in vc_routes if not is_ack])
+    data_routes = [r for _, is_ack, r in vc_routes if not is_ack]
+    bottleneck = _bottleneck(specs, data_routes)
     folded_after = [len(r) - 1 - max(i for i, p in enumerate(r) if p in index) for _, _, r in vc_routes]
-    return Compiled(state, kernel_state, kernel_ports, sorted(folded), traced, folded_after, capacity, n_samples, sample_ns)
+    return Compiled(
+        state, kernel_state, kernel_ports, sorted(folded), traced, folded_after, bottleneck,
+        CELL_BYTES * 8 * NS / cell_time_ns(specs[bottleneck].rate_bps),
+        np.array([framing(c.tcp.mss, overhead) for c in run.connections]),
+        np.array([bottleneck in r for r in data_routes]), n_samples, sample_ns,
+    )
 
 
-def _capacity_bps(run: m.Run, specs: dict[str, PortSpec], data_routes: list[list[str]]) -> float:
-    """goyal1998 3.2's C on the slowest link of the data paths: MSS bytes per AAL5 frame,
-    at the cell time the simulated link really has (rounded to the ns), so that efficiency
-    cannot exceed 1. At 155.52 Mbit/s and MSS 512: 125.18 Mbit/s (paper: 125.2)."""
-    slowest_cell_ns = max(cell_time_ns(specs[p].rate_bps) for r in data_routes for p in r)
-    simulated_rate_bps = CELL_BYTES * 8 * NS / slowest_cell_ns
-    return max_tcp_throughput_bps(simulated_rate_bps, run.connections[0].tcp.mss, run.aal5.overhead_bytes)
+def _bottleneck(specs: dict[str, PortSpec], data_routes: list[list[str]]) -> str:
+    """The port the connections share: the one crossed by the most data routes, the slowest
+    of those on a tie, then the first in route order. Efficiency is measured on it
+    (goyal1998 3.2 measures C on "a 155.52 Mbps link", the link the sources share)."""
+    order = list(dict.fromkeys(p for r in data_routes for p in r))
+    crossings = {p: sum(p in r for r in data_routes) for p in order}
+    return max(order, key=lambda p: (crossings[p], cell_time_ns(specs[p].rate_bps), -order.index(p)))
 
 
 def _loss_table(run: m.Run) -> np.ndarray:

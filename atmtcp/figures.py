@@ -18,19 +18,35 @@ from .reference import paper_layout
 MSS = 512
 
 
-def save_figure(fig, figures_dir: Path | str, target: str) -> Path:
-    """Write ``fig`` as ``<figures_dir>/<paper>/<target>.png``."""
+QUICK_STAMP = "QUICK MODE: shortened runs, not the paper's setup"
+CSV_FLOAT_FORMAT = "%.6g"
+"""Every CSV is written with six significant digits, so the same results give the same bytes
+(summing in another order changes the 16th digit, not the 6th)."""
+
+
+def write_csv(frame: pd.DataFrame, path: Path | str, index: bool = True) -> Path:
+    """Write ``frame`` as CSV with :data:`CSV_FLOAT_FORMAT`."""
+    frame.to_csv(path, index=index, float_format=CSV_FLOAT_FORMAT)
+    return Path(path)
+
+
+def save_figure(fig, figures_dir: Path | str, target: str, quick: bool = False) -> Path:
+    """Write ``fig`` as ``<figures_dir>/<paper>/<target>.png``; a quick-mode figure carries
+    :data:`QUICK_STAMP` across its top."""
     path = Path(figures_dir) / target.split(".")[0] / f"{target}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
+    if quick:
+        fig.text(0.5, 1.0, QUICK_STAMP, ha="center", va="bottom", color="tab:red", fontsize=11, weight="bold")
     fig.savefig(path, dpi=120, bbox_inches="tight")
     return path
 
 
-def save_table(table: pd.DataFrame, figures_dir: Path | str, target: str) -> Path:
-    """Write ``table`` as CSV and Markdown next to the figures of its paper."""
+def save_table(table: pd.DataFrame, figures_dir: Path | str, target: str, quick: bool = False) -> Path:
+    """Write ``table`` as CSV and Markdown next to the figures of its paper; a quick-mode
+    Markdown table opens with :data:`QUICK_STAMP` (the CSV stays plain, in the quick folder)."""
     folder = Path(figures_dir) / target.split(".")[0]
     folder.mkdir(parents=True, exist_ok=True)
-    table.to_csv(folder / f"{target}.csv")
+    write_csv(table, folder / f"{target}.csv")
     flat = table.copy()
     if isinstance(flat.columns, pd.MultiIndex):
         flat.columns = [" ".join(str(c) for c in col).strip() for col in flat.columns]
@@ -38,13 +54,21 @@ def save_table(table: pd.DataFrame, figures_dir: Path | str, target: str) -> Pat
     lines = ["| " + " | ".join(map(str, flat.columns)) + " |", "|" + "---|" * len(flat.columns)]
     for _, row in flat.iterrows():
         lines.append("| " + " | ".join(_cell(v) for v in row.values) + " |")
+    if quick:
+        lines = [f"**{QUICK_STAMP}**", ""] + lines
     (folder / f"{target}.md").write_text("\n".join(lines) + "\n")
     return folder / f"{target}.md"
 
 
 def _cell(value) -> str:
-    if isinstance(value, float):
-        return "" if np.isnan(value) else f"{value:.3g}" if abs(value) >= 100 else f"{value:.2f}"
+    """Markdown cell text: counts and large numbers in full (7591, not 7.59e+03), ratios with two
+    decimals."""
+    if isinstance(value, (float, np.floating)):
+        if np.isnan(value):
+            return ""
+        if abs(value) >= 100 or (float(value).is_integer() and abs(value) >= 2):
+            return f"{value:.0f}"
+        return f"{value:.2f}"
     return str(value)
 
 
@@ -69,7 +93,7 @@ def comparison_bars(comparison: pd.DataFrame, target: str, metric: str, title: s
     """Paper vs reproduced values of one table, grouped by row, one bar pair per policy."""
     rows = comparison[(comparison.target == target) & (comparison.metric == metric)
                       & (comparison.status == "compared")]
-    labels = [f"{r.network.upper()} {int(r.sources)}/{int(r.buffer)}" for r in rows.itertuples()]
+    labels = [f"{r.network.upper()}, {int(r.sources)} src, {int(r.buffer)} cells" for r in rows.itertuples()]
     rows = rows.assign(row=labels)
     policies = [p for p in POLICY_LABELS if p in set(rows.policy)]
     row_names = list(dict.fromkeys(labels))
@@ -131,6 +155,14 @@ def loss_window(ds: xr.Dataset, before: float = 0.15, after: float = 0.45) -> tu
     return float(events.min() - before), float(events.min() + after)
 
 
+INCREASE_LABELS = {
+    "float": "floating point (MSS*MSS/CWND)",
+    "bsd": "4.4BSD (+ MSS/8)",
+    "integer": "integer MSS*MSS/CWND",
+    "integer_every_n": "Solution 1: N*MSS*MSS/CWND every N ACKs",
+}
+
+
 def stall_figure(ds: xr.Dataset):
     """goyal1997: CWND with integer arithmetic, Solution 1 and floating point."""
     fig, ax = plt.subplots(figsize=(7, 3.4))
@@ -138,7 +170,7 @@ def stall_figure(ds: xr.Dataset):
         sub = ds.sel(increase=rule)
         t = sub.cwnd_time.values
         keep = np.isfinite(t)
-        ax.plot(t[keep], sub.cwnd.values[keep] / 1024, lw=1, label=str(rule))
+        ax.plot(t[keep], sub.cwnd.values[keep] / 1024, lw=1, label=INCREASE_LABELS.get(str(rule), str(rule)))
     ax.axhline(262144 / 1024, color="k", lw=0.6, ls=":", label="MSS*MSS = 256 KB")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("CWND (KB)")
@@ -233,9 +265,11 @@ def z_sweep_figure(ds: xr.Dataset):
             for s in others.seed.values:
                 ax.plot(sub.z, others.sel(seed=s), ".", color=color, alpha=0.4)
         ax.set_xscale("log")
+        ax.xaxis.set_minor_locator(plt.NullLocator())  # only the Z values run, no overlapping minor labels
         ax.set_xticks(sub.z.values, [f"{z:g}" for z in sub.z.values])
         ax.set_title(f"{str(network).upper()}, 5 sources, R = 0.9 K")
-        ax.set_xlabel("Z")
+        ax.set_xlabel("Z (log scale)")
+    np.atleast_1d(axes)[0].set_ylabel("efficiency, fairness")
     np.atleast_1d(axes)[0].legend(fontsize=7)
     fig.tight_layout()
     return fig

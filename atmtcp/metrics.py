@@ -17,9 +17,33 @@ def max_tcp_throughput_bps(rate_bps: float, mss: int, overhead_bytes: int) -> fl
     return rate_bps * mss / (cells_for(mss, overhead_bytes) * CELL_BYTES)
 
 
-def efficiency(throughputs_bps, capacity_bps: float) -> float:
-    """goyal1998 3.2: ``E = sum(x_i) / C``."""
-    return float(np.sum(throughputs_bps) / capacity_bps)
+def framing(mss: int, overhead_bytes: int) -> float:
+    """TCP payload bytes per byte on the ATM link: ``MSS / (53 x cells per segment)``
+    (goyal1998 3.2: 512/636 = 80.5 %)."""
+    return mss / (cells_for(mss, overhead_bytes) * CELL_BYTES)
+
+
+def efficiency(throughputs_bps, framings, link_bps: float) -> float:
+    """goyal1998 3.2's ``E = sum(x_i) / C`` on the shared bottleneck link of ``link_bps``.
+
+    With ``C = link_bps x framing`` this is ``sum(x_i / framing_i) / link_bps``: the share
+    of the bottleneck's bits that carried the connections' segments. Written per
+    connection, it stays at most 1 when connections frame their segments differently
+    (unequal MSS); for equal framing it is goyal1998's ``sum(x_i) / C``.
+    """
+    x = np.asarray(throughputs_bps, dtype=float)
+    return float(np.sum(x / np.asarray(framings, dtype=float)) / link_bps)
+
+
+def capacity_bps(throughputs_bps, framings, link_bps: float) -> float:
+    """The ``C`` for which ``efficiency = sum(x_i) / C``: the bottleneck's rate times the
+    connections' goodput-weighted framing (their plain mean when nothing was delivered);
+    for equal framing, :func:`max_tcp_throughput_bps`."""
+    x = np.asarray(throughputs_bps, dtype=float)
+    f = np.asarray(framings, dtype=float)
+    if x.sum() == 0:
+        return float(link_bps * f.mean())
+    return float(link_bps * x.sum() / np.sum(x / f))
 
 
 def fairness_index(throughputs_bps, expected_bps=None) -> float:

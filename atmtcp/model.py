@@ -17,6 +17,8 @@ SONET_PAYLOAD_FRACTION = 26 / 27
 frame carry cells; the rest is section, line and path overhead)."""
 
 POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba")
+THRESHOLD_POLICIES = ("epd", "selective_drop", "fba")
+"""Policies with a buffer threshold R (whose default is derived from the buffer size)."""
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
 
@@ -34,17 +36,32 @@ def _check(ok: bool, owner: str, name: str, value, allowed: str) -> None:
         raise ModelError(owner, name, value, allowed)
 
 
-def _positive(owner, name, value, integer=False):
+MAX_TIME_S = 1e6
+"""Longest duration, delay or start time (about 11.6 days): the kernel counts time in int64
+nanoseconds, and nothing in the papers comes near it."""
+MAX_BUFFER_CELLS = 10_000_000
+"""Largest finite buffer: the kernel keeps 16 bytes per buffer place (160 MB at this size);
+the papers' largest is goyal1997's 600000 cells."""
+MAX_TRACE_RECORDS = 100_000_000
+"""Largest trace: 32 bytes per record (3.2 GB at this size)."""
+
+
+def _positive(owner, name, value, integer=False, at_most=None):
     kind = int if integer else (int, float)
     ok = isinstance(value, kind) and not isinstance(value, bool) and value > 0
     if ok and not integer:
         ok = math.isfinite(value)
-    _check(ok, owner, name, value, "a positive " + ("integer" if integer else "finite number"))
+    allowed = "a positive " + ("integer" if integer else "finite number")
+    if at_most is not None:
+        ok = ok and value <= at_most
+        allowed += f" <= {at_most:g}"
+    _check(ok, owner, name, value, allowed)
 
 
-def _non_negative(owner, name, value):
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
-    _check(ok, owner, name, value, "a finite number >= 0")
+def _non_negative(owner, name, value, at_most=MAX_TIME_S):
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+        and 0 <= value <= at_most
+    _check(ok, owner, name, value, f"a number in [0, {at_most:g}]")
 
 
 def _boolean(owner, name, value, allow_none=False):
@@ -78,10 +95,17 @@ class DropPolicy:
         _boolean("DropPolicy", "keep_eom", self.keep_eom)
 
     def resolved_threshold(self, buffer_cells: int | None) -> int:
-        """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite)."""
+        """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite).
+
+        The defaults need a finite buffer: with an infinite one EPD and Selective Drop need
+        an explicit threshold (:class:`PortConfig` checks this), tail drop and PPD have none.
+        """
         if self.threshold is not None:
             return self.threshold
         if buffer_cells is None:
+            if self.kind in THRESHOLD_POLICIES:
+                raise ModelError("DropPolicy", "threshold", None,
+                                 f"an explicit number of cells for {self.kind!r} with an infinite buffer")
             return 0
         if self.kind == "epd":
             return max(buffer_cells - 200, 1)
@@ -130,8 +154,16 @@ class PortConfig:
                    f"False with the {self.policy.kind!r} policy (lakshman 3 randomizes plain tail drop only)")
             _check(self.buffer_cells is not None, "PortConfig", "randomized_tail", self.randomized_tail,
                    "False with an infinite buffer (nothing is ever dropped)")
+        if self.buffer_cells is None:
+            # goyal1998 4.2's FBA rule divides by K - R: it has no meaning without a buffer size
+            _check(self.policy.kind != "fba", "PortConfig", "policy", self.policy.kind,
+                   "not 'fba' with an infinite buffer (FBA's rule uses the buffer size K)")
+            if self.policy.kind in THRESHOLD_POLICIES:
+                _check(self.policy.threshold is not None, "DropPolicy", "threshold", None,
+                       f"an explicit number of cells for {self.policy.kind!r} with an infinite buffer "
+                       "(the default threshold is derived from the buffer size)")
         if self.buffer_cells is not None:
-            _positive("PortConfig", "buffer_cells", self.buffer_cells, integer=True)
+            _positive("PortConfig", "buffer_cells", self.buffer_cells, integer=True, at_most=MAX_BUFFER_CELLS)
             r = self.policy.resolved_threshold(self.buffer_cells)
             _check(r <= self.buffer_cells, "DropPolicy", "threshold", r,
                    f"between 0 and the buffer size K = {self.buffer_cells} cells")
@@ -160,10 +192,10 @@ class Link:
         _check(isinstance(self.a, str) and self.a != "", "Link", "a", self.a, "a node name")
         _check(isinstance(self.b, str) and self.b not in ("", self.a), "Link", "b", self.b,
                "a node name other than a")
-        _positive("Link", "rate_bps", self.rate_bps)
-        _non_negative("Link", "delay_s", self.delay_s)
-        _non_negative("Link", "cdv_s", self.cdv_s)
-        _check(self.cdv_s <= 1.0, "Link", "cdv_s", self.cdv_s, "at most 1 s (a bounded delay variation)")
+        _positive("Link", "rate_bps", self.rate_bps, at_most=1e13)
+        _check(self.rate_bps >= 1e3, "Link", "rate_bps", self.rate_bps, "at least 1000 bit/s")
+        _non_negative("Link", "delay_s", self.delay_s, at_most=1000.0)
+        _non_negative("Link", "cdv_s", self.cdv_s, at_most=1.0)
 
 
 @dataclass(frozen=True)
@@ -224,14 +256,16 @@ class TcpConfig:
                "<= 65535 << 14 bytes (RFC 1323 window scaling)")
         if self.initial_ssthresh is not None:
             _positive("TcpConfig", "initial_ssthresh", self.initial_ssthresh, integer=True)
-        _positive("TcpConfig", "granularity_s", self.granularity_s)
-        _positive("TcpConfig", "min_rto_ticks", self.min_rto_ticks, integer=True)
-        _positive("TcpConfig", "max_rto_s", self.max_rto_s)
-        _positive("TcpConfig", "initial_rto_s", self.initial_rto_s)
+        _positive("TcpConfig", "granularity_s", self.granularity_s, at_most=10.0)
+        _check(self.granularity_s >= 1e-6, "TcpConfig", "granularity_s", self.granularity_s,
+               "at least 1e-6 s (the kernel's clock counts nanoseconds)")
+        _positive("TcpConfig", "min_rto_ticks", self.min_rto_ticks, integer=True, at_most=1_000_000)
+        _positive("TcpConfig", "max_rto_s", self.max_rto_s, at_most=MAX_TIME_S)
+        _positive("TcpConfig", "initial_rto_s", self.initial_rto_s, at_most=MAX_TIME_S)
         _check(self.increase in INCREASE_RULES, "TcpConfig", "increase", self.increase,
                f"one of {INCREASE_RULES}")
         _positive("TcpConfig", "increase_every_n", self.increase_every_n, integer=True)
-        _positive("TcpConfig", "delayed_ack_max_s", self.delayed_ack_max_s)
+        _positive("TcpConfig", "delayed_ack_max_s", self.delayed_ack_max_s, at_most=MAX_TIME_S)
         _boolean("TcpConfig", "delayed_ack", self.delayed_ack)
         _boolean("TcpConfig", "timeout_guard", self.timeout_guard, allow_none=True)
 
@@ -269,7 +303,10 @@ class Connection:
         _check(isinstance(self.src, str) and self.src != "", "Connection", "src", self.src, "a host name")
         _check(isinstance(self.dst, str) and self.dst not in ("", self.src), "Connection", "dst",
                self.dst, "a host name other than src")
+        _check(isinstance(self.tcp, TcpConfig), "Connection", "tcp", self.tcp, "a TcpConfig (e.g. TcpConfig('reno'))")
         _non_negative("Connection", "start_s", self.start_s)
+        _check(isinstance(self.lost_segments, tuple), "Connection", "lost_segments", self.lost_segments,
+               "a tuple of segment numbers >= 0")
         for seg in self.lost_segments:
             _check(isinstance(seg, int) and not isinstance(seg, bool) and seg >= 0, "Connection",
                    "lost_segments", self.lost_segments, "a tuple of segment numbers >= 0")
@@ -329,8 +366,10 @@ class TraceConfig:
     def __post_init__(self):
         _non_negative("TraceConfig", "start_s", self.start_s)
         _check(self.stop_s >= self.start_s, "TraceConfig", "stop_s", self.stop_s, ">= start_s")
-        _positive("TraceConfig", "sample_interval_s", self.sample_interval_s)
-        _positive("TraceConfig", "max_records", self.max_records, integer=True)
+        _positive("TraceConfig", "sample_interval_s", self.sample_interval_s, at_most=MAX_TIME_S)
+        _check(self.sample_interval_s >= 1e-9, "TraceConfig", "sample_interval_s", self.sample_interval_s,
+               "at least 1e-9 s")
+        _positive("TraceConfig", "max_records", self.max_records, integer=True, at_most=MAX_TRACE_RECORDS)
 
 
 @dataclass(frozen=True)
@@ -345,14 +384,19 @@ class Run:
     trace: TraceConfig = field(default_factory=TraceConfig)
 
     def __post_init__(self):
-        _positive("Run", "duration_s", self.duration_s)
+        _positive("Run", "duration_s", self.duration_s, at_most=MAX_TIME_S)
         _check(isinstance(self.seed, int) and not isinstance(self.seed, bool) and 0 <= self.seed < 2**63,
                "Run", "seed", self.seed, "an integer in [0, 2**63)")
         _check(len(self.connections) >= 1, "Run", "connections", self.connections, "at least one connection")
         hosts = set(self.network.hosts)
         for c in self.connections:
-            _check(c.src in hosts, "Connection", "src", c.src, f"a host of the network {sorted(hosts)}")
-            _check(c.dst in hosts, "Connection", "dst", c.dst, f"a host of the network {sorted(hosts)}")
+            for name in ("src", "dst"):
+                if getattr(c, name) not in hosts:  # (the message is built only on failure: runs may have 1000s)
+                    raise ModelError("Connection", name, getattr(c, name), f"a host of the network {sorted(hosts)}")
+        if self.trace.ports:
+            samples = self.duration_s / self.trace.sample_interval_s
+            _check(samples <= 1e7, "TraceConfig", "sample_interval_s", self.trace.sample_interval_s,
+                   f">= duration / 1e7 = {self.duration_s / 1e7:g} s (at most 10 million queue samples)")
         for i in self.trace.connections:
             _check(isinstance(i, int) and 0 <= i < len(self.connections), "TraceConfig", "connections",
                    i, f"a connection index in 0..{len(self.connections) - 1}")

@@ -7,12 +7,27 @@ spawned and load the compiled kernel from numba's on-disk cache. The reduced
 points are stacked into one :class:`xarray.Dataset` whose dimensions are the grid's axes
 and written atomically (temporary name, then rename), so an interrupted run never leaves
 a file that looks complete.
+
+Interrupting and resuming: each finished point is kept in ``<results>/.points/<id>/`` under a
+key made of the point's parameters, the mode and a hash of atmtcp's sources, so a rerun
+of an interrupted experiment simulates only the points it lacks (and no result of older
+code is ever reused); the folder is removed once the experiment's file is written. An
+interrupt (SIGINT, SIGTERM) stops the workers at once, and a worker whose parent dies is
+killed by the kernel (Linux ``PR_SET_PDEATHSIG``). Temporary files left by a killed
+writer are removed the next time that file is written.
 """
 from __future__ import annotations
 
+import ctypes
+import hashlib
+import json
 import multiprocessing
 import os
+import signal
+import subprocess
 import tempfile
+import time
+from datetime import datetime, timezone
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -24,15 +39,57 @@ from . import __version__
 from .experiments import EXPERIMENTS
 
 RESULTS_DIR = Path("data/results")
+"""Full results; quick ones live in its ``quick/`` folder, so a quick run never replaces them."""
 
 
-def result_path(experiment_id: str, directory: Path | str = RESULTS_DIR) -> Path:
-    """Where the netCDF file of ``experiment_id`` lives."""
-    return Path(directory) / f"{experiment_id}.nc"
+def results_dir_for(quick: bool, base: Path | str = RESULTS_DIR) -> Path:
+    """``data/results`` for full runs, ``data/results/quick`` for quick ones."""
+    return Path(base) / "quick" if quick else Path(base)
 
 
-def _run_point(experiment_id: str, point: dict, quick: bool) -> xr.Dataset:
-    return EXPERIMENTS[experiment_id].run_point(point, quick)
+def result_path(experiment_id: str, directory: Path | str | None = None, quick: bool = False) -> Path:
+    """Where the netCDF file of ``experiment_id`` lives (by default in the folder of its mode)."""
+    return Path(directory if directory is not None else results_dir_for(quick)) / f"{experiment_id}.nc"
+
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+SOURCE_HASH = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(PACKAGE_DIR.rglob("*.py")))).hexdigest()[:16]
+"""Hash of every atmtcp source file: part of each cached point's key."""
+
+
+def point_cache_dir(experiment_id: str, results_dir: Path | str) -> Path:
+    return Path(results_dir) / ".points" / experiment_id
+
+
+def point_key(experiment_id: str, point: dict, quick: bool) -> str:
+    """The cache key of one grid point: its parameters, the mode and the sources' hash."""
+    text = json.dumps({"id": experiment_id, "point": point, "quick": bool(quick), "sources": SOURCE_HASH},
+                      sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _run_point(experiment_id: str, point: dict, quick: bool, cache: Path | None) -> xr.Dataset:
+    path = cache / f"{point_key(experiment_id, point, quick)}.nc" if cache else None
+    if path is not None and path.exists():
+        return xr.load_dataset(path)
+    ds = EXPERIMENTS[experiment_id].run_point(point, quick)
+    if path is None:
+        return ds
+    write_atomically(ds, path)
+    return xr.load_dataset(path)  # as a resumed run would read it: the result does not depend on resuming
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Pool initializer: the kernel sends SIGTERM to this worker when its parent dies (Linux);
+    a parent that died before this ran has already left the worker orphaned, so it exits."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (a forked worker inherits the parent's handler)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt stops
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent_pid:
+        os._exit(1)
 
 
 def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
@@ -53,49 +110,145 @@ def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
     return ds.reindex(order).transpose(*axes, ...)
 
 
-def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | None) -> list[xr.Dataset]:
-    """Simulate ``points`` (in order) with ``jobs`` worker processes."""
+class ConsoleProgress:
+    """One short line on standard output every ``every_s`` seconds (and at the end): points done
+    of the total, elapsed time and an ETA. The tqdm bar goes to standard error (a log file
+    under Snakemake); these lines are what a console shows without being flooded."""
+
+    def __init__(self, label: str, total: int, every_s: float):
+        self.label, self.total, self.every_s = label, total, every_s
+        self.start = self.last = time.monotonic()
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.every_s <= 0 or (now - self.last < self.every_s and done < self.total):
+            return
+        self.last = now
+        elapsed = now - self.start
+        eta = elapsed / done * (self.total - done) if done else float("nan")
+        print(f"{self.label}: {done}/{self.total} points, {_clock(elapsed)} elapsed"
+              + (f", about {_clock(eta)} left" if done < self.total and done else ""), flush=True)
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | None,
+               cache: Path | None = None, progress_s: float = 0.0) -> list[xr.Dataset]:
+    """Simulate ``points`` (in order) with ``jobs`` worker processes, keeping each finished
+    point in ``cache`` (a folder) and taking the ones already there."""
     jobs = jobs or os.cpu_count() or 1
     label = f"{experiment_id}{' (quick)' if quick else ''}"
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+    console = ConsoleProgress(label, len(points), progress_s)
     if jobs == 1 or len(points) == 1:
-        return [_run_point(experiment_id, p, quick) for p in tqdm(points, desc=label, unit="run")]
+        results = []
+        for p in tqdm(points, desc=label, unit="run"):
+            results.append(_run_point(experiment_id, p, quick, cache))
+            console.update(len(results))
+        return results
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(points)), mp_context=context) as pool:
-        futures = [pool.submit(_run_point, experiment_id, p, quick) for p in points]
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(points)), mp_context=context, initializer=_die_with_parent,
+                               initargs=(os.getpid(),))
+    previous_term = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM: stop like SIGINT
+    try:
+        futures = [pool.submit(_run_point, experiment_id, p, quick, cache) for p in points]
         results = []
         for future in tqdm(futures, desc=label, unit="run"):
             results.append(future.result())
+            console.update(len(results))
+    except BaseException:
+        _stop(pool)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+    pool.shutdown()
     return results
 
 
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and terminate the workers now (not after their points)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+
+
 def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = None,
-                  results_dir: Path | str = RESULTS_DIR) -> xr.Dataset:
+                  results_dir: Path | str | None = None, progress_s: float = 0.0) -> xr.Dataset:
     """The Dataset of one experiment: simulated, or derived from its parents' files."""
     exp = EXPERIMENTS[experiment_id]
     if exp.parents:
-        parents = {}
-        for pid in exp.parents:
-            path = result_path(pid, results_dir)
-            if not path.exists():
-                run_experiment(pid, path, quick=quick, jobs=jobs)
-            parents[pid] = xr.load_dataset(path)
+        parents = load_results(exp.parents, results_dir, quick=quick, jobs=jobs)
         ds = exp.derive(parents)
     else:
         points = exp.points(quick)
-        ds = assemble(points, run_points(experiment_id, points, quick, jobs))
+        cache = point_cache_dir(experiment_id, results_dir if results_dir is not None else results_dir_for(quick))
+        ds = assemble(points, run_points(experiment_id, points, quick, jobs, cache, progress_s))
     ds.attrs.update({
-        "target": experiment_id, "title": exp.title, "quick": int(quick),
-        "atmtcp_version": __version__, "notes": exp.notes, **exp.attrs,
+        "Conventions": "CF-1.10",
+        "title": f"{experiment_id}: {exp.title}",
+        "institution": "atmtcp (reproduction of published simulations)",
+        "source": f"atmtcp {__version__} ({git_revision()}), numba discrete-event simulation",
+        "history": f"{datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')} "
+                   f"atmtcp experiment {experiment_id}{' --quick' if quick else ''}",
+        "references": "shared/REPRODUCTION.md; data/reference/" + experiment_id.split(".")[0] + ".csv",
+        "target": experiment_id, "quick": int(quick), "mode": "quick" if quick else "full",
+        "atmtcp_version": __version__, "notes": exp.notes,
+        **{key: value for key, value in exp.attrs.items()},
+        **(exp.parameters(quick) if exp.parameters else {}),
     })
+    describe(ds)
     return ds
+
+
+COORDINATE_UNITS = {
+    "buffer": ("cell", "switch buffer size"), "sources": ("1", "number of TCP sources"),
+    "seed": ("1", "seed of the run's random draws (0: all sources start at t = 0)"),
+    "source": ("1", "source (connection) index"), "port": ("1", "output port 'node->neighbor'"),
+    "z": ("1", "Selective Drop / FBA parameter Z"), "r_fraction": ("1", "threshold R as a fraction of the buffer"),
+    "lost_segments": ("segment", "segments lost from one window"),
+}
+"""Units and long names of the grid axes (CF attributes)."""
+
+
+def describe(ds: xr.Dataset) -> None:
+    """CF attributes in place: ``units`` and ``long_name`` on the known axes, ``long_name``
+    from each variable's ``description`` (or its name)."""
+    for name, (units, long_name) in COORDINATE_UNITS.items():
+        if name in ds.coords:
+            ds[name].attrs.setdefault("units", units)
+            ds[name].attrs.setdefault("long_name", long_name)
+    for name, variable in ds.variables.items():
+        if name.endswith("_time") or name == "time":
+            variable.attrs.setdefault("units", "s")
+        variable.attrs.setdefault("long_name", variable.attrs.get("description", name.replace("_", " ")))
+
+
+def git_revision() -> str:
+    """``git <commit>`` of the checkout atmtcp runs from (``+dirty`` with uncommitted changes),
+    or ``not a git checkout``."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=PACKAGE_DIR, capture_output=True,
+                                text=True, timeout=5, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=PACKAGE_DIR,
+                               capture_output=True, text=True, timeout=5, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "not a git checkout"
+    return f"git {commit}{'+dirty' if dirty else ''}"
 
 
 def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     """Write ``ds`` to ``path`` through a temporary file in the same folder."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _remove_stale_temporaries(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
         _for_netcdf(ds).to_netcdf(tmp, engine="h5netcdf")
@@ -104,6 +257,26 @@ def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Delete ``.<name>.<pid>.*.tmp`` files of ``path`` whose writing process is gone (a writer
+    killed by SIGKILL cannot clean up after itself)."""
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        pid = tmp.name[len(path.name) + 2:].split(".", 1)[0]
+        if pid.isdigit() and _alive(int(pid)):
+            continue
+        tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _for_netcdf(ds: xr.Dataset) -> xr.Dataset:
@@ -119,27 +292,43 @@ def _for_netcdf(ds: xr.Dataset) -> xr.Dataset:
 
 
 def run_experiment(experiment_id: str, output: Path | str | None = None, quick: bool = False,
-                   jobs: int | None = None) -> Path:
+                   jobs: int | None = None, progress_s: float = 0.0) -> Path:
     """Run ``experiment_id`` and write its netCDF file; returns the path."""
     if experiment_id not in EXPERIMENTS:
         known = ", ".join(EXPERIMENTS)
         raise KeyError(f"unknown experiment {experiment_id!r}; known: {known}")
-    output = Path(output) if output else result_path(experiment_id)
-    ds = build_dataset(experiment_id, quick, jobs, output.parent)
+    output = Path(output) if output else result_path(experiment_id, quick=quick)
+    ds = build_dataset(experiment_id, quick, jobs, output.parent, progress_s)
     write_atomically(ds, output)
+    cache = point_cache_dir(experiment_id, output.parent)
+    if cache.exists():
+        for point in cache.glob("*.nc"):
+            point.unlink()
+        cache.rmdir()
     return output
 
 
-def load_results(experiment_ids, results_dir: Path | str = RESULTS_DIR, quick: bool = True,
+class ModeMismatch(ValueError):
+    """A results file was made in the other mode (quick vs full) than the one asked for."""
+
+
+def load_results(experiment_ids, results_dir: Path | str | None = None, quick: bool = True,
                  run_missing: bool = True, jobs: int | None = None) -> dict[str, xr.Dataset]:
-    """The Datasets of ``experiment_ids`` from ``results_dir``; missing ones are run first
-    (in quick mode when ``quick``) unless ``run_missing`` is False."""
+    """The Datasets of ``experiment_ids`` from ``results_dir`` (default: the folder of the
+    mode, :func:`results_dir_for`); missing ones are run first (in quick mode when
+    ``quick``) unless ``run_missing`` is False. A file made in the other mode raises
+    :class:`ModeMismatch` rather than mixing quick and full numbers."""
     datasets = {}
     for experiment_id in experiment_ids:
-        path = result_path(experiment_id, results_dir)
+        path = result_path(experiment_id, results_dir, quick)
         if not path.exists():
             if not run_missing:
                 continue
             run_experiment(experiment_id, path, quick=quick, jobs=jobs)
-        datasets[experiment_id] = xr.load_dataset(path)
+        ds = xr.load_dataset(path)
+        if bool(int(ds.attrs.get("quick", 0))) != bool(quick):
+            made = "quick" if int(ds.attrs.get("quick", 0)) else "full"
+            raise ModeMismatch(f"{path} holds {made} results, but quick={bool(quick)} was asked for; "
+                               f"quick results belong in {results_dir_for(True)}/")
+        datasets[experiment_id] = ds
     return datasets

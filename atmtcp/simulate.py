@@ -2,6 +2,8 @@
 validate, allocate, call the kernel, label the result)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import xarray as xr
 
@@ -9,7 +11,7 @@ from . import model as m
 from .compiler import NS, Compiled, compile_run
 from .kernel import layout as L
 from .kernel import run_until_end
-from .metrics import efficiency, fairness_index
+from .metrics import capacity_bps, efficiency, fairness_index
 
 _GROWABLE = {L.CELL_POOL_FULL, L.PACKET_POOL_FULL, L.HEAP_FULL, L.RING_FULL, L.PEND_FULL}
 MAX_SCALE = 64
@@ -65,6 +67,8 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
     conn = S.conn
     delivered = conn[:, L.C_RCV_NXT].astype(np.int64)
     goodput = delivered * 8.0 / run.duration_s
+    crossing = compiled.through_bottleneck
+    shared = goodput[crossing]
     ds = xr.Dataset(
         {
             "goodput_bps": _var(goodput, ("source",), "bit/s",
@@ -92,10 +96,12 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
             "max_queue": _var(S.port[:, L.P_MAX_QUEUE].copy(), ("port",), "cell", "largest buffer occupancy"),
             "cells_dropped": _var(S.port[:, list(L.DROP_COLUMNS)].copy(), ("port", "drop_reason"), "cell",
                                   "cells dropped, by reason"),
-            "capacity_bps": _var(compiled.capacity_bps, (), "bit/s",
-                                 "maximum TCP goodput of the bottleneck (goyal1998 3.2: 125.2 Mbps)"),
-            "efficiency": _var(efficiency(goodput, compiled.capacity_bps), (), "1",
-                               "sum of goodputs / capacity_bps (goyal1998 3.2)"),
+            "capacity_bps": _var(capacity_bps(shared, compiled.framing[crossing], compiled.bottleneck_bps), (),
+                                 "bit/s", f"maximum TCP goodput of the bottleneck {compiled.bottleneck} "
+                                 "(goyal1998 3.2: 125.2 Mbps)"),
+            "efficiency": _var(efficiency(shared, compiled.framing[crossing], compiled.bottleneck_bps), (), "1",
+                               f"goodput of the connections through {compiled.bottleneck} / capacity_bps "
+                               "(goyal1998 3.2; per connection framing, see atmtcp.metrics.efficiency)"),
             "fairness": _var(fairness_index(goodput), (), "1", "Jain's fairness index of the goodputs"),
             "events": _var(int(S.g[L.G_EVENTS]), (), "1", "kernel events processed"),
             "cell_transmissions": _var(cell_transmissions(compiled), (), "cell",
@@ -110,6 +116,7 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
             "duration_s": run.duration_s,
             "seed": run.seed,
             "folded_ports": ", ".join(compiled.folded_ports),
+            "bottleneck": compiled.bottleneck,
         },
     )
     _add_traces(ds, run, compiled)
@@ -127,6 +134,9 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         ds["trace_value"] = _var(S.trace_v[:n_rec].copy(), ("record",), "byte",
                                  "cwnd or ssthresh (bytes), sequence or ACK number (bytes)")
         ds.attrs["trace_truncated"] = int(S.g[L.G_TRACE_TRUNCATED])
+        if ds.attrs["trace_truncated"]:
+            warnings.warn(f"the TCP trace filled its {S.trace_t.size} records at t = {ds.trace_time.values[-1]:.3f} s "
+                          "and stops there: raise TraceConfig.max_records or narrow start_s/stop_s", stacklevel=3)
     if compiled.n_samples:
         times = np.arange(compiled.n_samples) * compiled.sample_interval_ns / NS
         ds.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
@@ -147,3 +157,6 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         ds["drop_reason_code"] = _var(log[:, 3].copy(), ("drop",), "1",
                                       "index into the drop_reason coordinate")
         ds.attrs["droplog_truncated"] = int(S.g[L.G_DROPLOG_TRUNCATED])
+        if ds.attrs["droplog_truncated"]:
+            warnings.warn(f"the drop log filled its {S.droplog.shape[0]} records and stops there: raise "
+                          "TraceConfig.max_records", stacklevel=3)

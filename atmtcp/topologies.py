@@ -1,6 +1,8 @@
 """Builders for the papers' networks on top of :mod:`atmtcp.model`."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import model as m
@@ -39,10 +41,10 @@ def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
 def start_times(n: int, jitter_s: float, seed: int) -> list[float]:
     """All sources at t = 0 (goyal1998 3.1, "the worst case") when ``jitter_s`` is 0,
     else independent uniform draws in ``[0, jitter_s)`` from a generator seeded by ``seed``."""
+    if not (isinstance(jitter_s, (int, float)) and math.isfinite(jitter_s) and 0 <= jitter_s <= m.MAX_TIME_S):
+        raise m.ModelError("start_times", "jitter_s", jitter_s, f"a number in [0, {m.MAX_TIME_S:g}] (seconds)")
     if jitter_s == 0:
         return [0.0] * n
-    if jitter_s < 0:
-        raise m.ModelError("start_times", "jitter_s", jitter_s, "a number >= 0")
     return [float(x) for x in np.random.default_rng(seed).uniform(0.0, jitter_s, n)]
 
 

@@ -1,7 +1,8 @@
 # Phase 1: simulations. One job per target id of atmtcp.experiments.EXPERIMENTS, each writing
 # {results_dir}/{id}.nc with `atmtcp experiment` (atomic write: a killed job leaves no file that
-# looks complete). Derived targets (EXPERIMENTS[id].parents, e.g. goyal1998.table2 <- table1)
-# run after their parents and only read their files.
+# looks complete). Its progress bar goes to logs/experiments/{id}.log, and a line with the points
+# done and an ETA to the console every `progress_s` seconds. Derived targets (EXPERIMENTS[id].parents,
+# e.g. goyal1998.table2 <- table1) run after their parents and only read their files.
 import re
 
 
@@ -21,6 +22,8 @@ rule experiment:
     params:
         # a parameter, so Snakemake re-runs the job when switching between quick and full runs
         quick="--quick" if config["quick"] else "",
+        # a line "done/total points, ETA" on the console every this many seconds; the bar goes to the log
+        progress=config["progress_s"],
     threads: experiment_threads
     log:
         "logs/experiments/{id}.log",
@@ -28,4 +31,4 @@ rule experiment:
         "benchmarks/experiments/{id}.tsv"
     shell:
         "{ATMTCP} experiment {wildcards.id} --output {output.nc} {params.quick} --jobs {threads}"
-        " > {log} 2>&1"
+        " --progress {params.progress} 2> {log}"

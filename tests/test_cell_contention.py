@@ -182,8 +182,10 @@ def test_sonet_switch_ports_drain_at_the_payload_rate():
     cell_ns = dict(zip(names, compiled.state.port[:, L.P_CELL_NS]))
     assert cell_ns[BOTTLENECK] == round(53 * 8 / 149.76e6 * 1e9) == 2831
     assert cell_ns["S1->SW1"] == 2726
-    assert compiled.capacity_bps == pytest.approx(53 * 8 * 1e9 / 2831 * 512 / (12 * 53))
-    assert compiled.capacity_bps / 1e6 == pytest.approx(120.5, abs=0.1)
+    assert compiled.bottleneck == BOTTLENECK
+    capacity = compiled.bottleneck_bps * compiled.framing[0]
+    assert capacity == pytest.approx(53 * 8 * 1e9 / 2831 * 512 / (12 * 53))
+    assert capacity / 1e6 == pytest.approx(120.5, abs=0.1)
 
 
 # --- cell delay variation -------------------------------------------------------------------------------------------

@@ -155,9 +155,9 @@ def test_cli_run_prints_summary():
 
 
 def test_cli_bad_value_names_the_field():
-    """A bad flag value stops with exit code 2 and the field's name."""
+    """A bad flag value stops with exit code 2, naming the flag and the allowed range."""
     out = _cli("run", "--buffer", "-5", "--duration", "0.1")
-    assert out.returncode == 2 and "buffer_cells" in out.stderr
+    assert out.returncode == 2 and "--buffer" in out.stderr and "[1, 10000000]" in out.stderr
 
 
 def test_cli_list_names_targets():
@@ -174,3 +174,31 @@ def test_many_points_are_independent_of_order():
     simulate(goyal_run("wan", 2, 12000, "epd", "sack", 2, quick=True))
     assert a.identical(simulate(run))
     assert np.isfinite(float(a.efficiency)) and m.Run is not None
+
+
+def test_quick_results_never_replace_full_ones(tmp_path, monkeypatch):
+    """Issue 7: `atmtcp experiment ID --quick` writes data/results/quick/ID.nc, never data/results/ID.nc,
+    and a file of the other mode is refused instead of being mixed in."""
+    from atmtcp.cli import main
+    from atmtcp.runner import ModeMismatch, load_results
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiment", "goyal1998.fig6", "--quick", "--jobs", "1"]) == 0
+    assert (tmp_path / "data/results/quick/goyal1998.fig6.nc").exists()
+    assert not (tmp_path / "data/results/goyal1998.fig6.nc").exists()
+    assert load_results(["goyal1998.fig6"], quick=True, run_missing=False)["goyal1998.fig6"].attrs["quick"] == 1
+    with pytest.raises(ModeMismatch, match="holds quick results"):
+        load_results(["goyal1998.fig6"], tmp_path / "data/results/quick", quick=False, run_missing=False)
+
+
+def test_result_files_describe_themselves(tmp_path):
+    """Issue 7: CF-style attributes, the source and commit, the history, the mode and the run's fixed
+    parameters; units and long names on the axes and variables."""
+    path = run_experiment("goyal1998.sd_z_sweep", tmp_path / "z.nc", quick=True, jobs=1)
+    ds = xr.open_dataset(path)
+    for key in ("Conventions", "title", "source", "history", "references"):
+        assert ds.attrs[key], key
+    assert ds.attrs["Conventions"] == "CF-1.10" and ds.attrs["mode"] == "quick"
+    assert "atmtcp" in ds.attrs["source"] and "goyal1998.sd_z_sweep --quick" in ds.attrs["history"]
+    assert ds.attrs["mss_bytes"] == 512 and ds.attrs["lan_duration_s"] == 1.0 and ds.attrs["cell_contention"]
+    assert ds.z.attrs["units"] == "1" and ds.seed.attrs["long_name"]
+    assert all("long_name" in ds[v].attrs for v in ds.data_vars)

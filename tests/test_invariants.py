@@ -130,7 +130,8 @@ def test_fairness_index_examples():
     assert fairness_index([1.0, 2.0, 3.0]) == pytest.approx(naive.jain([1.0, 2.0, 3.0]))
     assert fairness_index([2.0, 4.0], expected_bps=[1.0, 2.0]) == pytest.approx(1.0)
     assert fairness_index([0.0, 0.0]) == 1.0
-    assert efficiency([60e6, 65.2e6], 125.2e6) == pytest.approx(1.0)
+    f = 512 / 636
+    assert efficiency([60e6, 65.2e6], [f, f], 125.2e6 / f) == pytest.approx(1.0)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

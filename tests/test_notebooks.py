@@ -34,3 +34,19 @@ def test_goyal1998_notebook_runs_in_quick_mode(tmp_path):
         assert (paper / name).exists(), name
     assert (figures / "goyal1997" / "goyal1997.cwnd_integer_stall.png").exists()
     assert (figures / "goyal1997" / "goyal1997.satellite_efficiency.md").exists()
+
+
+@pytest.mark.slow
+def test_quickstart_notebook_runs_in_under_a_minute(tmp_path):
+    """The class notebook runs end to end with short runs (issue 7: under a minute)."""
+    import time
+    papermill = pytest.importorskip("papermill")
+    start = time.monotonic()
+    papermill.execute_notebook(
+        str(ROOT / "notebooks" / "quickstart.ipynb"), str(tmp_path / "quickstart.ipynb"),
+        parameters={"duration": 1.0}, cwd=str(ROOT / "notebooks"), kernel_name="python3", progress_bar=False,
+    )
+    assert time.monotonic() - start < 60
+    executed = json.loads((tmp_path / "quickstart.ipynb").read_text())
+    images = sum("image/png" in o.get("data", {}) for c in executed["cells"] for o in c.get("outputs", []))
+    assert images >= 3  # section 1 and the two phase-lock runs (the widget draws into its own output)

@@ -51,7 +51,7 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
     commands = [m.groupdict() for m in EXPERIMENT_COMMAND.finditer(output)]
     assert sorted(c["id"] for c in commands) == sorted(EXPERIMENTS)
     for c in commands:
-        assert c["output"] == f"data/results/{c['id']}.nc"
+        assert c["output"] == (f"data/results/quick/{c['id']}.nc" if quick else f"data/results/{c['id']}.nc")
         assert bool(c["quick"]) is quick, c
         assert int(c["jobs"]) >= 1
 

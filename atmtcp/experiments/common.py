@@ -35,6 +35,9 @@ class Experiment:
     derive: Callable[[dict[str, xr.Dataset]], xr.Dataset] | None = None
     notes: str = ""
     attrs: dict = field(default_factory=dict)
+    parameters: Callable[[bool], dict] | None = None
+    """The run parameters the grid does not show (MSS, windows, delays, durations, ...), as
+    flat netCDF attributes, for quick or full mode."""
 
 
 def grid(**axes) -> list[dict]:
@@ -94,6 +97,23 @@ against 0.138 deterministic)."""
 drop applies to plain tail drop (UBR) only. The cell delay variation, on the sources'
 access links, is at most one cell time: enough for the phases of equal-rate cell streams
 to drift, far below every other delay of the papers' networks."""
+
+
+def goyal_parameters(quick: bool) -> dict:
+    """The fixed parameters of goyal_run, as flat attributes (see :class:`Experiment`)."""
+    out = {"mss_bytes": 512, "aal5_overhead_bytes": m.Aal5Config().overhead_bytes,
+           "cell_contention": HEADLINE_CONTENTION, "start_jitter_s_for_seeds_above_0": JITTER_S,
+           "epd_threshold": "buffer - max(200, N x cells per packet) cells",
+           "selective_drop_fba_threshold": "0.9 x buffer", "timer_granularity_s": m.TcpConfig().granularity_s}
+    for network, params in NETWORKS.items():
+        out[f"{network}_link_delay_s"] = params["delay_s"]
+        out[f"{network}_rcv_wnd_bytes"] = params["rcv_wnd"]
+        out[f"{network}_duration_s"] = QUICK_DURATION_S[network] if quick else params["duration_s"]
+        if "mss" in params:
+            out[f"{network}_mss_bytes"] = params["mss"]
+        if "trunk_delay_s" in params:
+            out[f"{network}_trunk_delay_s"] = params["trunk_delay_s"]
+    return out
 
 
 def policy_config(policy: str, buffer: int | None, sources: int, packet_cells: int,

@@ -6,12 +6,14 @@ The satellite parameters and the choices behind them are in
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import xarray as xr
 
 from .. import model as m
 from ..simulate import simulate
 from ..topologies import n_source_network
-from .common import NETWORKS, Experiment, cwnd_trace, goyal_run, run_summary
+from .common import NETWORKS, Experiment, cwnd_trace, goyal_parameters, goyal_run, run_summary
 from .goyal1998 import SACK_POLICIES, same_runs_as
 
 
@@ -68,3 +70,4 @@ EXPERIMENTS = [
     Experiment("goyal1997.cwnd_integer_stall", "CWND stuck at MSS*MSS with integer arithmetic, and Solution 1",
                stall_points, stall_run),
 ]
+EXPERIMENTS = [replace(e, parameters=goyal_parameters) for e in EXPERIMENTS]

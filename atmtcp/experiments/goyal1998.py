@@ -14,6 +14,8 @@ paper leaves open are written where they are made (see also :mod:`.common`):
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import math
 
 import numpy as np
@@ -23,7 +25,8 @@ from .. import model as m
 from ..simulate import simulate
 from ..topologies import n_source_network
 from .common import (
-    CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS, Experiment, cwnd_trace, goyal_run, grid, run_summary, summarize,
+    CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS, Experiment, cwnd_trace, goyal_parameters, goyal_run, grid,
+    run_summary, summarize,
 )
 
 TABLE_POLICIES = ("ubr", "epd", "selective_drop", "fba")
@@ -359,3 +362,4 @@ EXPERIMENTS = [
                notes="buffer 'small'/'large': 1000/3000 cells (LAN), 12000/36000 cells (WAN); "
                      "assumptions: atmtcp.experiments.common.CELL_ASSUMPTIONS"),
 ]
+EXPERIMENTS = [replace(e, parameters=goyal_parameters) for e in EXPERIMENTS]

@@ -1,0 +1,77 @@
+"""Small helpers for exploring one network by hand (``notebooks/quickstart.ipynb``).
+
+:func:`lan_run` simulates goyal1998's N-source LAN with the bottleneck queue and the
+sources' congestion windows traced; :func:`sweep` varies one parameter and tabulates the
+metrics; :func:`plot_run` draws what a run did. Everything a student changes is a keyword
+of :func:`lan_run`, named as in ``atmtcp run``.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from . import model as m
+from .cli import scenario
+from .simulate import simulate
+from .topologies import BOTTLENECK
+
+
+def lan_run(buffer: int | None = 1000, policy: str = "epd", tcp: str = "reno", sources: int = 5,
+            duration: float = 2.0, network: str = "lan", seed: int = 0, jitter: float = 0.0,
+            contention: str | None = None) -> xr.Dataset:
+    """One run of goyal1998's N-source network (``atmtcp run``'s flags as keywords), with the
+    bottleneck queue sampled every 1 ms and every source's cwnd traced."""
+    run = scenario(network, sources, buffer, policy, tcp, duration, seed, jitter, contention=contention)
+    trace = m.TraceConfig(connections=tuple(range(sources)), ports=(BOTTLENECK,), sample_interval_s=1e-3)
+    return simulate(m.Run(run.network, run.connections, run.duration_s, run.seed, run.aal5, trace))
+
+
+def summary(ds: xr.Dataset) -> dict:
+    """The numbers of one run that a table row needs."""
+    return {
+        "efficiency": float(ds.efficiency),
+        "fairness": float(ds.fairness),
+        "goodput_mbps": float(ds.goodput_bps.sum()) / 1e6,
+        "timeouts": int(ds.timeouts.sum()),
+        "fast_retransmits": int(ds.fast_retransmits.sum()),
+        "cells_dropped": int(ds.cells_dropped.sel(port=BOTTLENECK).sum()),
+        "max_queue_cells": int(ds.max_queue.sel(port=BOTTLENECK)),
+    }
+
+
+def sweep(parameter: str, values, **fixed) -> pd.DataFrame:
+    """:func:`lan_run` once per value of ``parameter`` (the other keywords in ``fixed``): one row
+    of :func:`summary` per value."""
+    rows = [{parameter: value, **summary(lan_run(**{**fixed, parameter: value}))} for value in values]
+    return pd.DataFrame(rows).set_index(parameter)
+
+
+def plot_run(ds: xr.Dataset, title: str = ""):
+    """Three panels: goodput per source, the bottleneck queue, and the sources' cwnd over time."""
+    fig, axes = plt.subplots(1, 3, figsize=(14, 3.6))
+    n = ds.sizes["source"]
+    axes[0].bar(np.arange(n), ds.goodput_bps.values / 1e6, color="tab:blue")
+    axes[0].set_xlabel("source")
+    axes[0].set_ylabel("goodput (Mbit/s)")
+    axes[0].set_title(f"efficiency {float(ds.efficiency):.2f}, fairness {float(ds.fairness):.2f}")
+    queue = ds.queue_cells.sel(traced_port=BOTTLENECK)
+    axes[1].plot(ds.sample_time.values, queue.values, color="0.3", linewidth=0.8)
+    axes[1].set_xlabel("time (s)")
+    axes[1].set_ylabel("cells queued at SW1->SW2")
+    axes[1].set_title("bottleneck queue")
+    kind, source = ds.trace_kind.values, ds.trace_source.values
+    for s in range(n):
+        keep = (kind == "cwnd") & (source == s)
+        axes[2].step(ds.trace_time.values[keep], ds.trace_value.values[keep] / 1024, where="post",
+                     linewidth=0.8, label=f"source {s}")
+    axes[2].set_xlabel("time (s)")
+    axes[2].set_ylabel("cwnd (KB)")
+    axes[2].set_title("congestion windows")
+    if n <= 8:
+        axes[2].legend(fontsize=7, loc="upper right")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig

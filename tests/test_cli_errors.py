@@ -1,0 +1,107 @@
+"""Every bad input: one line naming the flag (or field), the value and the allowed range, exit 2, no
+traceback (issue 7)."""
+import pytest
+
+from atmtcp import model as m
+from atmtcp.cli import main
+
+BAD_RUNS = [
+    (["run", "--jitter", "nan"], "--jitter"),
+    (["run", "--jitter", "1e300"], "--jitter"),
+    (["run", "--jitter", "1e9"], "--jitter"),
+    (["run", "--duration", "1e12"], "--duration"),
+    (["run", "--duration", "1e9"], "--duration"),
+    (["run", "--duration", "0"], "--duration"),
+    (["run", "--duration", "-1"], "--duration"),
+    (["run", "--buffer", "100000000000000000000"], "--buffer"),
+    (["run", "--buffer", "0"], "--buffer"),
+    (["run", "--buffer", "lots"], "--buffer"),
+    (["run", "--sources", "1000000", "--duration", "0.001"], "--sources"),
+    (["run", "--sources", "0"], "--sources"),
+    (["run", "--seed", "-1"], "--seed"),
+    (["run", "--z", "-0.5"], "--z"),
+    (["run", "--threshold", "-3"], "--threshold"),
+    (["run", "--threshold", "5000", "--buffer", "1000", "--duration", "0.01"], "--threshold"),
+    (["run", "--policy", "red"], "--policy"),
+    (["run", "--tcp", "cubic"], "--tcp"),
+    (["run", "--buffer", "inf", "--policy", "fba", "--duration", "0.01"], "--policy"),
+    (["experiment", "unknown.id"], "unknown.id"),
+    (["experiment", "goyal1998.fig2", "--output", "/proc/nope/x.nc"], "--output"),
+    (["experiment", "goyal1998.fig2", "--jobs", "0"], "--jobs"),
+    (["bench", "--repeat", "0"], "--repeat"),
+]
+
+
+@pytest.mark.parametrize("argv, flag", BAD_RUNS, ids=[" ".join(a) for a, _ in BAD_RUNS])
+def test_bad_input_is_one_line_naming_the_flag(argv, flag, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exit_:  # argparse's own errors
+        code = exit_.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Traceback" not in err
+    assert flag in err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("atmtcp"), err
+
+
+def test_version_and_help(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and "atmtcp 0." in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = capsys.readouterr().out
+    for flag in ("--network", "--sources", "--policy", "--tcp", "--seed", "--contention"):
+        line = next(l for l in text.splitlines() if l.strip().startswith(flag))
+        assert len(text.split(flag, 1)[1].split("\n  --", 1)[0].strip()) > 20, f"{flag} has no help"
+
+
+@pytest.mark.parametrize("build, field", [
+    (lambda: m.TcpConfig(granularity_s=1e-12), "TcpConfig.granularity_s"),
+    (lambda: m.PortConfig(1000, "epd"), "PortConfig.policy"),
+    (lambda: m.Connection("S1", "D1", tcp="reno"), "Connection.tcp"),
+    (lambda: m.Connection("S1", "D1", lost_segments=5), "Connection.lost_segments"),
+    (lambda: m.PortConfig(10**9), "PortConfig.buffer_cells"),
+    (lambda: m.TraceConfig(max_records=10**11), "TraceConfig.max_records"),
+    (lambda: m.Link("a", "b", delay_s=1e10), "Link.delay_s"),
+    (lambda: m.Connection("S1", "D1", start_s=1e10), "Connection.start_s"),
+    (lambda: m.Run(m.Network(("S1", "D1"), ("SW",), (m.Link("S1", "SW"), m.Link("SW", "D1"))),
+                   (m.Connection("S1", "D1"),), 1e10), "Run.duration_s"),
+    (lambda: m.Run(m.Network(("S1", "D1"), ("SW",), (m.Link("S1", "SW"), m.Link("SW", "D1"))),
+                   (m.Connection("S1", "D1"),), 10.0,
+                   trace=m.TraceConfig(ports=("SW->D1",), sample_interval_s=1e-9)), "TraceConfig.sample_interval_s"),
+])
+def test_python_api_bad_values_raise_model_error(build, field):
+    with pytest.raises(m.ModelError) as error:
+        build()
+    assert error.value.field == field
+
+
+def test_start_jitter_must_be_finite():
+    from atmtcp.topologies import start_times
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(m.ModelError):
+            start_times(3, bad, 0)
+
+
+def test_a_run_too_large_for_the_machine_is_refused_before_it_starts(monkeypatch):
+    """The kernel's arrays are sized before they are allocated; a run that would not fit is refused
+    with its estimate (here the machine is made to look 10**6 times smaller)."""
+    import atmtcp
+    import atmtcp.compiler
+    from atmtcp.topologies import n_source_run
+    monkeypatch.setattr(atmtcp.compiler, "MEMORY_FRACTION", 1e-6)
+    with pytest.raises(m.ModelError) as error:
+        atmtcp.simulate(n_source_run(5, 5e-6, m.PortConfig(1000), m.TcpConfig(), 0.1))
+    assert error.value.field == "Run.size" and "GiB" in str(error.value)
+
+
+def test_a_full_trace_warns():
+    import atmtcp
+    from atmtcp.topologies import n_source_run
+    run = n_source_run(2, 5e-6, m.PortConfig(1000), m.TcpConfig(), 0.5,
+                       trace=m.TraceConfig(connections=(0,), max_records=50))
+    with pytest.warns(UserWarning, match="trace filled its 50 records"):
+        ds = atmtcp.simulate(run)
+    assert ds.attrs["trace_truncated"] == 1
