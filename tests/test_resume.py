@@ -39,6 +39,12 @@ def test_stale_temporary_files_are_removed(tmp_path):
     assert target.exists() and not stale.exists() and alive.exists()
 
 
+def _default_sigint():
+    """Start the child as a shell would for a foreground command: pytest-xdist's workers ignore
+    SIGINT, and a Python started with SIGINT ignored never installs its KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _children(pid):
     psutil = pytest.importorskip("psutil")
     try:
@@ -55,7 +61,7 @@ def test_interrupt_stops_the_workers_at_once(tmp_path, sig):
     parent = subprocess.Popen(
         [sys.executable, "-m", "atmtcp.cli", "experiment", "goyal1998.table1", "--jobs", "2",
          "--output", str(tmp_path / "t1.nc")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, preexec_fn=_default_sigint,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     deadline = time.time() + 120
     while len(_children(parent.pid)) < 2 and time.time() < deadline:
@@ -77,7 +83,7 @@ def test_workers_die_with_a_killed_parent(tmp_path):
     parent = subprocess.Popen(
         [sys.executable, "-m", "atmtcp.cli", "experiment", "goyal1998.table1", "--jobs", "2",
          "--output", str(tmp_path / "t1.nc")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, preexec_fn=_default_sigint,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     deadline = time.time() + 120
     while len(_children(parent.pid)) < 2 and time.time() < deadline:
