@@ -45,6 +45,19 @@ def _default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _experiment_with_two_workers(tmp_path):
+    """Start `atmtcp experiment goyal1998.table1 --jobs 2` and wait until its workers run."""
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "atmtcp.cli", "experiment", "goyal1998.table1", "--jobs", "2",
+         "--output", str(tmp_path / "t1.nc")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, preexec_fn=_default_sigint,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    deadline = time.time() + 120
+    while len(_children(parent.pid)) < 2 and time.time() < deadline:
+        time.sleep(0.2)
+    return parent, _children(parent.pid)
+
+
 def _children(pid):
     psutil = pytest.importorskip("psutil")
     try:
@@ -58,15 +71,7 @@ def _children(pid):
 def test_interrupt_stops_the_workers_at_once(tmp_path, sig):
     """SIGINT or SIGTERM to the parent alone: it exits within seconds and takes its workers with it."""
     psutil = pytest.importorskip("psutil")
-    parent = subprocess.Popen(
-        [sys.executable, "-m", "atmtcp.cli", "experiment", "goyal1998.table1", "--jobs", "2",
-         "--output", str(tmp_path / "t1.nc")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, preexec_fn=_default_sigint,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    deadline = time.time() + 120
-    while len(_children(parent.pid)) < 2 and time.time() < deadline:
-        time.sleep(0.2)
-    workers = _children(parent.pid)
+    parent, workers = _experiment_with_two_workers(tmp_path)
     assert len(workers) >= 2, "the pool did not start"
     time.sleep(1.0)
     os.kill(parent.pid, sig)
@@ -80,15 +85,7 @@ def test_interrupt_stops_the_workers_at_once(tmp_path, sig):
 def test_workers_die_with_a_killed_parent(tmp_path):
     """SIGKILL cannot be caught: the kernel kills the workers (PR_SET_PDEATHSIG)."""
     psutil = pytest.importorskip("psutil")
-    parent = subprocess.Popen(
-        [sys.executable, "-m", "atmtcp.cli", "experiment", "goyal1998.table1", "--jobs", "2",
-         "--output", str(tmp_path / "t1.nc")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, preexec_fn=_default_sigint,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    deadline = time.time() + 120
-    while len(_children(parent.pid)) < 2 and time.time() < deadline:
-        time.sleep(0.2)
-    workers = _children(parent.pid)
+    parent, workers = _experiment_with_two_workers(tmp_path)
     assert len(workers) >= 2
     time.sleep(1.0)
     os.kill(parent.pid, signal.SIGKILL)
