@@ -23,7 +23,22 @@ configfile: "config/config.yaml"
 validate(config, "config/config.schema.yaml")
 
 
-report: "report/workflow.rst"
+def report_front_page():
+    """report/workflow.rst followed by each paper's summary.rst (written by its notebook), so that the
+    report opens on the targets, the differences from the papers and the claims."""
+    from pathlib import Path
+
+    parts = [Path("report/workflow.rst").read_text()]
+    parts += [p.read_text() for p in sorted(Path(config["figures_dir"]).glob("*/summary.rst"))]
+    if len(parts) == 1:
+        return "report/workflow.rst"
+    landing = Path(".snakemake/report-front-page.rst")
+    landing.parent.mkdir(exist_ok=True)
+    landing.write_text("\n\n".join(parts))
+    return str(landing)
+
+
+report: report_front_page()
 
 
 include: "rules/common.smk"

@@ -322,3 +322,52 @@ def sensitivity_figure(summary: pd.DataFrame, paper_averages: pd.DataFrame):
     axes[2].legend(loc="lower left", fontsize=8, title="paper: vanilla dashed, Reno dotted", title_fontsize=8)
     fig.tight_layout()
     return fig
+
+
+# --- the HTML report (snakemake --report) -----------------------------------------------------------------
+def report_summary(paper: str, comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str],
+                   tables: dict[str, pd.DataFrame], quick: bool) -> str:
+    """reStructuredText for the report's front page: for ``paper``, the targets reproduced, the mean
+    absolute difference from the paper per target, the claims passed (with the failing ones named),
+    and the tables that have no figure, each in full. (No ``|`` in the text: reST reads ``|x|`` as
+    a substitution.)"""
+    compared = comparison[(comparison.status == "compared") & ~comparison.metric.str.startswith("max_queue")]
+    mad = compared.assign(d=compared.difference.abs()).groupby("target").d.mean()
+    passed = int(verdicts.passed.sum())
+    lines = [paper, "-" * len(paper), ""]
+    if quick:
+        lines += [f"**{QUICK_STAMP}**", ""]
+    lines += [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
+              f"* claims: {passed} of {len(verdicts)} pass"
+              + ("; failing: " + ", ".join(verdicts.claim[~verdicts.passed.astype(bool)]) if passed < len(verdicts) else ""),
+              f"* efficiencies and fairness indices of the paper compared: {len(compared)}, mean absolute difference "
+              f"{compared.difference.abs().mean():.3f}", "",
+              ".. list-table:: mean absolute difference from the paper, per target", "   :header-rows: 1", "",
+              "   * - target", "     - cells compared", "     - mean absolute difference"]
+    for target, value in mad.items():
+        lines += [f"   * - {target}", f"     - {int((compared.target == target).sum())}", f"     - {value:.3f}"]
+    lines.append("")
+    for name, table in tables.items():
+        lines += _rst_table(name, table)
+    return "\n".join(lines) + "\n"
+
+
+def _rst_table(title: str, table: pd.DataFrame) -> list[str]:
+    flat = table.copy()
+    if isinstance(flat.columns, pd.MultiIndex):
+        flat.columns = [" ".join(str(c) for c in col).strip() for col in flat.columns]
+    flat = flat.reset_index()
+    out = [f".. list-table:: {title}", "   :header-rows: 1", ""]
+    out.append("   * - " + "\n     - ".join(str(c) for c in flat.columns))
+    for _, row in flat.iterrows():
+        out.append("   * - " + "\n     - ".join(_cell(v) or "-" for v in row.values))
+    return out + [""]
+
+
+def write_html_table(frame: pd.DataFrame, path: Path | str) -> Path:
+    """``frame`` as a standalone HTML page (the report shows HTML; it shows Markdown as nothing)."""
+    html = frame.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="", border=0)
+    Path(path).write_text("<html><head><meta charset='utf-8'><style>table{border-collapse:collapse;"
+                          "font:12px sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ddd}"
+                          "</style></head><body>" + html + "</body></html>\n")
+    return Path(path)

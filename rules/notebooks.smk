@@ -54,19 +54,22 @@ rule notebook_goyal1998:
         sources=PACKAGE_SOURCES,
     output:
         notebook="notebooks/executed/goyal1998.ipynb",
-        claims=report(
-            f"{FIGURES}/goyal1998/claims.md",
+        claims=f"{FIGURES}/goyal1998/claims.md",
+        comparison=f"{FIGURES}/goyal1998/comparison.csv",
+        summary=f"{FIGURES}/goyal1998/summary.rst",
+        claims_html=report(
+            f"{FIGURES}/goyal1998/claims.html",
             caption="../report/claims.rst",
             category="goyal1998",
             subcategory="claims",
-            labels={"file": "claims.md"},
+            labels={"file": "claims"},
         ),
-        comparison=report(
-            f"{FIGURES}/goyal1998/comparison.csv",
+        comparison_html=report(
+            f"{FIGURES}/goyal1998/comparison.html",
             caption="../report/comparison.rst",
             category="goyal1998",
             subcategory="claims",
-            labels={"file": "comparison.csv"},
+            labels={"file": "comparison"},
         ),
         figures=report_figures(*GOYAL),
     params:
