@@ -356,7 +356,8 @@ def _rst_table(title: str, table: pd.DataFrame) -> list[str]:
     flat = table.copy()
     if isinstance(flat.columns, pd.MultiIndex):
         flat.columns = [" ".join(str(c) for c in col).strip() for col in flat.columns]
-    flat = flat.reset_index()
+    if not isinstance(flat.index, pd.RangeIndex):
+        flat = flat.reset_index()
     out = [f".. list-table:: {title}", "   :header-rows: 1", ""]
     out.append("   * - " + "\n     - ".join(str(c) for c in flat.columns))
     for _, row in flat.iterrows():
