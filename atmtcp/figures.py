@@ -372,3 +372,16 @@ def write_html_table(frame: pd.DataFrame, path: Path | str) -> Path:
                           "font:12px sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ddd}"
                           "</style></head><body>" + html + "</body></html>\n")
     return Path(path)
+
+
+def many_sources_table(ds: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
+    """goyal1998 section 6 beside the paper: efficiency, fairness and timeouts per run, with the
+    paper's lower bounds (one statement for WAN and satellite, 50 and 100 sources) from the
+    reference rows ``efficiency_min`` and ``fairness_min``."""
+    table = ds[["efficiency", "fairness", "timeouts"]].to_dataframe()[["efficiency", "fairness", "timeouts"]].dropna()
+    rows = reference[reference.target == "goyal1998.many_sources"]
+    for metric in ("efficiency", "fairness"):
+        bounds = rows[rows.metric == f"{metric}_min"].value.unique()
+        if len(bounds) == 1:
+            table.insert(table.columns.get_loc(metric), f"{metric} (paper, at least)", float(bounds[0]))
+    return table
