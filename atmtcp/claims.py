@@ -134,8 +134,8 @@ def _fba_best_point(d):
     ranks = []
     for network in ds.network.values:
         for n in ds.sources.values:
-            for k in ds.buffer.values:
-                s = score.sel(network=network, sources=n, buffer=k)
+            for k in ds.buffer_factor.values:
+                s = score.sel(network=network, sources=n, buffer_factor=k)
                 if not np.isfinite(s.values).any():
                     continue
                 order = np.sort(s.values[np.isfinite(s.values)].ravel())[::-1]

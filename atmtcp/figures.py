@@ -247,7 +247,7 @@ def factorial_figure(ds: xr.Dataset):
 
 def factorial_table(ds: xr.Dataset) -> pd.DataFrame:
     """Efficiency and fairness averaged over N and K for each (network, R, Z), best first."""
-    mean = ds[["efficiency", "fairness"]].mean(dim=["sources", "buffer"], skipna=True)
+    mean = ds[["efficiency", "fairness"]].mean(dim=["sources", "buffer_factor"], skipna=True)
     table = mean.to_dataframe().reset_index()
     table["efficiency x fairness"] = table.efficiency * table.fairness
     return table.sort_values(["network", "efficiency x fairness"], ascending=[True, False]).set_index(

@@ -213,6 +213,7 @@ COORDINATE_UNITS = {
     "source": ("1", "source (connection) index"), "port": ("1", "output port 'node->neighbor'"),
     "z": ("1", "Selective Drop / FBA parameter Z"), "r_fraction": ("1", "threshold R as a fraction of the buffer"),
     "lost_segments": ("segment", "segments lost from one window"),
+    "buffer_factor": ("1", "buffer as a multiple of the network's smaller table buffer (LAN 1000, WAN 12000 cells)"),
 }
 """Units and long names of the grid axes (CF attributes)."""
 

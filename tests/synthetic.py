@@ -109,19 +109,18 @@ def table3(fn: Callable, seeds=SEEDS, sources=TABLE_SOURCES) -> xr.Dataset:
 
 
 def fba_factorial(fn: Callable) -> xr.Dataset:
-    """The FBA factorial: dims (network, sources, buffer, r_fraction, z), no seed;
-    ``fn(network, sources, buffer, r_fraction, z) -> (efficiency, fairness)``."""
+    """The FBA factorial: dims (network, sources, buffer_factor, r_fraction, z), no seed, no empty
+    cells; ``fn(network, sources, buffer in cells, r_fraction, z) -> (efficiency, fairness)``."""
     networks = list(FBA_BUFFERS)
-    buffer_axis = _union(FBA_BUFFERS.values())
-    shape = (len(networks), len(TABLE_SOURCES), len(buffer_axis), len(FBA_R), len(FBA_Z))
+    factors = [1, 2, 3]
+    shape = (len(networks), len(TABLE_SOURCES), len(factors), len(FBA_R), len(FBA_Z))
     eff, fair = np.full(shape, np.nan), np.full(shape, np.nan)
     for i, j, k, r, z in np.ndindex(shape):
-        network, buffer = networks[i], buffer_axis[k]
-        if buffer in FBA_BUFFERS[network]:
-            eff[i, j, k, r, z], fair[i, j, k, r, z] = fn(network, TABLE_SOURCES[j], buffer, FBA_R[r], FBA_Z[z])
-    dims = ("network", "sources", "buffer", "r_fraction", "z")
+        buffer = FBA_BUFFERS[networks[i]][k]
+        eff[i, j, k, r, z], fair[i, j, k, r, z] = fn(networks[i], TABLE_SOURCES[j], buffer, FBA_R[r], FBA_Z[z])
+    dims = ("network", "sources", "buffer_factor", "r_fraction", "z")
     return xr.Dataset(_summary_vars(eff, fair, dims),
-                      coords={"network": networks, "sources": list(TABLE_SOURCES), "buffer": buffer_axis,
+                      coords={"network": networks, "sources": list(TABLE_SOURCES), "buffer_factor": factors,
                               "r_fraction": list(FBA_R), "z": list(FBA_Z)})
 
 
