@@ -6,9 +6,9 @@ infinite buffer. A switch port through which every cell arrives from one and the
 upstream port of no higher rate can never hold more than the cell in service, so the
 compiler folds it into the route's delays (cell time + propagation) instead of
 simulating it: this is exact, and it removes most of the events of the papers'
-topologies. Ports that hold their cells (slotted or randomized tail drop, see
-:mod:`atmtcp.kernel.held_ports`) and ports fed by a link with cell delay variation are
-never folded.
+topologies. A port fed by a link with cell delay variation is never folded; a slotted port
+(:mod:`atmtcp.kernel.held_ports`) is folded only when its single input is a slotted port of
+the same cell time (see :func:`_foldable`), with its delay rounded up to its slot grid.
 """
 from __future__ import annotations
 
