@@ -55,12 +55,10 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
     """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
     from :data:`atmtcp.experiments.common.NETWORKS`; ``contention`` names one of
     :data:`atmtcp.experiments.common.CELL_ASSUMPTIONS`)."""
-    from .experiments.common import CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS
+    from .experiments.common import HEADLINE_CONTENTION, NETWORKS, cell_contention
     from .topologies import n_source_run
-    contention = contention or HEADLINE_CONTENTION
-    if contention not in CELL_ASSUMPTIONS:
-        raise m.ModelError("scenario", "contention", contention, f"one of {tuple(CELL_ASSUMPTIONS)}")
-    slotted, randomized_tail, sonet, cdv_s = CELL_ASSUMPTIONS[contention]
+    slotted, randomized_tail, sonet, cdv_s = cell_contention(contention or HEADLINE_CONTENTION,
+                                                             "scenario", "contention")
     params = NETWORKS[network]
     port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z), slotted=slotted,
                         randomized_tail=randomized_tail and policy == "tail" and buffer is not None)

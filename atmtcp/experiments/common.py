@@ -99,6 +99,14 @@ access links, is at most one cell time: enough for the phases of equal-rate cell
 to drift, far below every other delay of the papers' networks."""
 
 
+def cell_contention(name: str, owner: str = "goyal_run", field: str = "assumption") -> tuple:
+    """``(slotted, randomized_tail, sonet, access_cdv_s)`` of the assumption ``name`` in
+    :data:`CELL_ASSUMPTIONS`; a :class:`~atmtcp.model.ModelError` on ``owner.field`` otherwise."""
+    if name not in CELL_ASSUMPTIONS:
+        raise m.ModelError(owner, field, name, f"one of {tuple(CELL_ASSUMPTIONS)}")
+    return CELL_ASSUMPTIONS[name]
+
+
 def goyal_parameters(quick: bool) -> dict:
     """The fixed parameters of goyal_run, as flat attributes (see :class:`Experiment`)."""
     out = {"mss_bytes": 512, "aal5_overhead_bytes": m.Aal5Config().overhead_bytes,
@@ -146,9 +154,7 @@ def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: 
               link_delay_s: float | None = None, assumption: str = HEADLINE_CONTENTION) -> m.Run:
     """A goyal1998 N-source run for one grid point (seed 0: no start jitter), with the
     cell-contention ``assumption`` named in :data:`CELL_ASSUMPTIONS`."""
-    if assumption not in CELL_ASSUMPTIONS:
-        raise m.ModelError("goyal_run", "assumption", assumption, f"one of {tuple(CELL_ASSUMPTIONS)}")
-    slotted, randomized_tail, sonet, cdv_s = CELL_ASSUMPTIONS[assumption]
+    slotted, randomized_tail, sonet, cdv_s = cell_contention(assumption)
     params = NETWORKS[network]
     duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
     mss = params.get("mss", mss)
