@@ -37,6 +37,7 @@ from tqdm.auto import tqdm
 
 from . import __version__
 from .experiments import EXPERIMENTS
+from .kernel.jit import hash_sources
 
 RESULTS_DIR = Path("data/results")
 """Full results; quick ones live in its ``quick/`` folder, so a quick run never replaces them."""
@@ -53,7 +54,7 @@ def result_path(experiment_id: str, directory: Path | str | None = None, quick: 
 
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-SOURCE_HASH = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(PACKAGE_DIR.rglob("*.py")))).hexdigest()[:16]
+SOURCE_HASH = hash_sources(PACKAGE_DIR.rglob("*.py"))
 """Hash of every atmtcp source file: part of each cached point's key."""
 
 

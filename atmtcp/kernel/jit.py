@@ -15,7 +15,14 @@ from pathlib import Path
 import numba
 
 KERNEL_DIR = Path(__file__).resolve().parent
-SOURCE_HASH = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(KERNEL_DIR.glob("*.py")))).hexdigest()[:16]
+
+
+def hash_sources(paths) -> str:
+    """16 hex digits of the SHA-256 of the files ``paths`` (sorted), read as bytes."""
+    return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(paths))).hexdigest()[:16]
+
+
+SOURCE_HASH = hash_sources(KERNEL_DIR.glob("*.py"))
 CACHE_DIR = KERNEL_DIR / "__pycache__" / f"numba-{SOURCE_HASH}"
 USE_CACHE = os.environ.get("ATMTCP_NO_CACHE") is None
 
