@@ -122,13 +122,9 @@ def cwnd_figure(ds: xr.Dataset, title: str, t_range: tuple[float, float] | None 
     """CWND (and ssthresh) in segments vs time, with timeouts and fast retransmits marked."""
     ds = ds.isel(case=0) if "case" in ds.dims else ds
     fig, ax = plt.subplots(figsize=(7, 3.4))
-    t = ds.cwnd_time.values
-    keep = np.isfinite(t)
-    ax.step(t[keep], ds.cwnd.values[keep] / MSS, where="post", lw=1, label="CWND")
-    ts = ds.ssthresh_time.values
-    keep_s = np.isfinite(ts)
-    ax.step(ts[keep_s], ds.ssthresh.values[keep_s] / MSS, where="post", lw=0.8, ls="--", color="0.4",
-            label="SSTHRESH")
+    cwnd, ssthresh = _samples(ds.cwnd), _samples(ds.ssthresh)
+    ax.step(cwnd.time, cwnd / MSS, where="post", lw=1, label="CWND")
+    ax.step(ssthresh.time, ssthresh / MSS, where="post", lw=0.8, ls="--", color="0.4", label="SSTHRESH")
     for name, color, marker in (("timeout", "tab:red", "v"), ("fast_retransmit", "tab:orange", "^")):
         times = ds[f"{name}_time"].values
         times = times[np.isfinite(times)]
@@ -145,13 +141,19 @@ def cwnd_figure(ds: xr.Dataset, title: str, t_range: tuple[float, float] | None 
     return fig
 
 
+def _samples(trace: xr.DataArray) -> xr.DataArray:
+    """A one-row trace on ``time`` without the NaN outside the row's own samples."""
+    return trace.dropna("time")
+
+
 def loss_window(ds: xr.Dataset, before: float = 0.15, after: float = 0.45) -> tuple[float, float]:
     """A time range around the first loss event of a trace."""
     ds = ds.isel(case=0) if "case" in ds.dims else ds
     events = np.concatenate([ds.fast_retransmit_time.values, ds.timeout_time.values])
     events = events[np.isfinite(events)]
     if events.size == 0:
-        return float(np.nanmin(ds.cwnd_time)), float(np.nanmax(ds.cwnd_time))
+        time = _samples(ds.cwnd).time
+        return float(time.min()), float(time.max())
     return float(events.min() - before), float(events.min() + after)
 
 
@@ -167,10 +169,8 @@ def stall_figure(ds: xr.Dataset):
     """goyal1997: CWND with integer arithmetic, Solution 1 and floating point."""
     fig, ax = plt.subplots(figsize=(7, 3.4))
     for rule in ds.increase.values:
-        sub = ds.sel(increase=rule)
-        t = sub.cwnd_time.values
-        keep = np.isfinite(t)
-        ax.plot(t[keep], sub.cwnd.values[keep] / 1024, lw=1, label=INCREASE_LABELS.get(str(rule), str(rule)))
+        cwnd = _samples(ds.cwnd.sel(increase=rule))
+        ax.step(cwnd.time, cwnd / 1024, where="post", lw=1, label=INCREASE_LABELS.get(str(rule), str(rule)))
     ax.axhline(262144 / 1024, color="k", lw=0.6, ls=":", label="MSS*MSS = 256 KB")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("CWND (KB)")

@@ -40,10 +40,15 @@ def _select(ds: xr.Dataset, row: pd.Series, variable: str) -> xr.DataArray | Non
     if variable not in ds:
         return None
     da = ds[variable]
+    cells = ds.get("buffer_cells")
     for coord in COORDINATES:
         value = row[coord]
         if pd.isna(value) or value == "":
             continue
+        if coord == "buffer" and "buffer" not in da.dims and "buffer_factor" in da.dims and cells is not None:
+            coord, value = "buffer_factor", _buffer_factor(cells, int(value))
+            if value is None:
+                return None
         if coord not in da.dims:
             if coord in ds.attrs and str(ds.attrs[coord]) != str(value):
                 return None
@@ -52,9 +57,19 @@ def _select(ds: xr.Dataset, row: pd.Series, variable: str) -> xr.DataArray | Non
         if value not in da[coord].values:
             return None
         da = da.sel({coord: value})
+        if cells is not None and coord in cells.dims:
+            cells = cells.sel({coord: value})
     if row["metric"].endswith("_column_average"):
-        da = da.mean(dim=[d for d in ("sources", "buffer") if d in da.dims], skipna=True)
+        da = da.mean(dim=[d for d in ("sources", "buffer", "buffer_factor") if d in da.dims], skipna=True)
     return da
+
+
+def _buffer_factor(cells: xr.DataArray, buffer: int):
+    """The ``buffer_factor`` whose ``buffer_cells`` is ``buffer`` (rows already selected), or None."""
+    match = cells.where(cells == buffer, drop=True)
+    if match.size == 0:
+        return None
+    return match.buffer_factor.values.ravel()[0].item()
 
 
 def comparison(reference: pd.DataFrame, datasets: dict[str, xr.Dataset]) -> pd.DataFrame:

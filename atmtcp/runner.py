@@ -102,6 +102,7 @@ def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
     axes = list(points[0])
     stacked = xr.concat([r.expand_dims("point") for r in results], dim="point", join="outer",
                         combine_attrs="override", coords="minimal", compat="override")
+    stacked = hold_steps(stacked, "point")
     for axis in axes:
         stacked = stacked.assign_coords({axis: ("point", [p[axis] for p in points])})
     if len(axes) == 1:
@@ -109,6 +110,34 @@ def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
     ds = stacked.set_index(point=axes).unstack("point")
     order = {axis: list(dict.fromkeys(p[axis] for p in points)) for axis in axes}
     return ds.reindex(order).transpose(*axes, ...)
+
+
+def hold_steps(ds: xr.Dataset, rows: str) -> xr.Dataset:
+    """Step-function variables (``interpolation: previous``) after an outer join on ``time``:
+    each row's NaN between its own first and last sample takes the value before it, so that
+    the union of the rows' sample times describes every row exactly. Outside a row's own
+    span the values stay NaN."""
+    for name, variable in ds.data_vars.items():
+        if variable.attrs.get("interpolation") != "previous" or "time" not in variable.dims:
+            continue
+        ordered = variable.transpose(rows, "time", ...)
+        ds[name] = ordered.copy(data=_forward_fill(ordered.values)).transpose(*variable.dims)
+    return ds
+
+
+def _forward_fill(values: np.ndarray) -> np.ndarray:
+    """Along axis 1 of a (rows, time, ...) array: NaN -> the last finite value before it,
+    within each row's span of finite values."""
+    out = values.copy()
+    finite = np.isfinite(values)
+    index = np.where(finite, np.arange(values.shape[1]).reshape((1, -1) + (1,) * (values.ndim - 2)), 0)
+    last = np.maximum.accumulate(index, axis=1)
+    filled = np.take_along_axis(values, last, axis=1)
+    seen = np.maximum.accumulate(finite, axis=1)
+    after = np.flip(np.maximum.accumulate(np.flip(finite, axis=1), axis=1), axis=1)
+    inside = seen & after
+    out[inside] = filled[inside]
+    return out
 
 
 class ConsoleProgress:
@@ -214,7 +243,8 @@ COORDINATE_UNITS = {
     "source": ("1", "source (connection) index"), "port": ("1", "output port 'node->neighbor'"),
     "z": ("1", "Selective Drop / FBA parameter Z"), "r_fraction": ("1", "threshold R as a fraction of the buffer"),
     "lost_segments": ("segment", "segments lost from one window"),
-    "buffer_factor": ("1", "buffer as a multiple of the network's smaller table buffer (LAN 1000, WAN 12000 cells)"),
+    "buffer_factor": ("1", "buffer as a multiple of the network's smaller table buffer (LAN 1000, WAN 12000, "
+                          "satellite 200000 cells); the variable buffer_cells gives the size"),
 }
 """Units and long names of the grid axes (CF attributes)."""
 
@@ -253,7 +283,7 @@ def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
-        _for_netcdf(ds).to_netcdf(tmp, engine="h5netcdf")
+        _for_netcdf(ds).to_netcdf(tmp, engine="h5netcdf", encoding=_compression(ds))
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are for everybody to read
         os.replace(tmp, path)
     except BaseException:
@@ -279,6 +309,16 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+COMPRESS_FROM = 4096
+"""Variables of at least this many values (traces) are stored with zlib: the CWND traces of
+goyal1997.cwnd_integer_stall shrink several times, and reading them back stays fast."""
+
+
+def _compression(ds: xr.Dataset) -> dict:
+    return {name: {"zlib": True, "complevel": 4} for name, variable in ds.data_vars.items()
+            if variable.size >= COMPRESS_FROM and variable.dtype.kind in "fiu"}
 
 
 def _for_netcdf(ds: xr.Dataset) -> xr.Dataset:

@@ -3,10 +3,10 @@
 Each builder takes a function of a grid point that returns the numbers the tests care
 about and fills the rest with plausible values, so that :mod:`atmtcp.claims` and
 :mod:`atmtcp.reference` can be tested without simulating. The shapes follow the real
-quick/full results: the table targets stack LAN and WAN rows on one ``buffer`` axis
-(1000, 3000, 12000, 36000), so LAN rows at WAN buffers (and WAN rows at LAN buffers)
-are NaN; per-source variables run over 15 sources, NaN past the row's source count;
-seed 0 is the paper's setup and seeds > 0 are the jittered runs.
+quick/full results: the table targets put LAN (1000, 3000 cells) and WAN (12000, 36000)
+buffers on one ``buffer_factor`` axis (1, 3) with the sizes in ``buffer_cells``;
+per-source variables run over 15 sources, NaN past the row's source count; seed 0 is
+the paper's setup and seeds > 0 are the jittered runs.
 """
 from __future__ import annotations
 
@@ -30,10 +30,6 @@ MANY_BUFFERS = {"wan": (12000, 36000), "satellite": (200000, 600000)}
 SATELLITE_BUFFERS = (200000, 600000)
 TCPS = ("sack", "reno", "vanilla")
 SACK_BOUND_WINDOW = 128
-
-
-def _union(groups) -> list:
-    return list(dict.fromkeys(v for group in groups for v in group))
 
 
 def _summary_vars(eff: np.ndarray, fair: np.ndarray, dims: tuple[str, ...]) -> dict:
@@ -61,30 +57,33 @@ def _goodput(eff: np.ndarray, sources_of: Callable[[tuple], int], n_source: int)
     return out
 
 
+def _buffer_cells(buffers: dict, dims: tuple[str, ...], shape: tuple[int, ...]) -> tuple:
+    """``buffer_cells`` over ``dims`` (network and buffer_factor among them), as the runner stacks it."""
+    cells = np.zeros(shape, dtype=np.int64)
+    for index in np.ndindex(shape):
+        at = dict(zip(dims, index))
+        cells[index] = list(buffers.values())[at["network"]][at["buffer_factor"]]
+    return dims, cells, {"units": "cell"}
+
+
 def table(fn: Callable, policies=TABLE_POLICIES, seeds=SEEDS, sources=TABLE_SOURCES,
           buffers=TABLE_BUFFERS, attrs: dict | None = None) -> xr.Dataset:
-    """A Table 1/2/4/5/6/7 target: dims (network, sources, buffer, policy, seed).
+    """A Table 1/2/4/5/6/7 target: dims (network, sources, buffer_factor, policy, seed).
 
-    ``fn(network, sources, buffer, policy, seed) -> (efficiency, fairness)`` is called
-    for the cells the experiment runs; the other cells of the union grid are NaN.
+    ``fn(network, sources, buffer in cells, policy, seed) -> (efficiency, fairness)``.
     """
     networks = list(buffers)
-    buffer_axis = _union(buffers.values())
-    shape = (len(networks), len(sources), len(buffer_axis), len(policies), len(seeds))
+    shape = (len(networks), len(sources), 2, len(policies), len(seeds))
     eff, fair = np.full(shape, np.nan), np.full(shape, np.nan)
-    for i, network in enumerate(networks):
-        for j, n in enumerate(sources):
-            for k, buffer in enumerate(buffer_axis):
-                if buffer not in buffers[network]:
-                    continue
-                for p, policy in enumerate(policies):
-                    for s, seed in enumerate(seeds):
-                        eff[i, j, k, p, s], fair[i, j, k, p, s] = fn(network, n, buffer, policy, seed)
-    dims = ("network", "sources", "buffer", "policy", "seed")
+    for i, j, k, p, s in np.ndindex(shape):
+        eff[i, j, k, p, s], fair[i, j, k, p, s] = fn(networks[i], sources[j], buffers[networks[i]][k], policies[p],
+                                                     seeds[s])
+    dims = ("network", "sources", "buffer_factor", "policy", "seed")
     data = _summary_vars(eff, fair, dims)
+    data["buffer_cells"] = _buffer_cells(buffers, dims, shape)
     n_source = max(sources)
     data["goodput_bps"] = (dims + ("source",), _goodput(eff, lambda index: sources[index[1]], n_source))
-    return xr.Dataset(data, coords={"network": networks, "sources": list(sources), "buffer": buffer_axis,
+    return xr.Dataset(data, coords={"network": networks, "sources": list(sources), "buffer_factor": [1, 3],
                                     "policy": list(policies), "seed": list(seeds),
                                     "source": np.arange(n_source)}, attrs=dict(attrs or {}))
 
@@ -140,18 +139,17 @@ def sd_z_sweep(fn: Callable, seeds=SEEDS) -> xr.Dataset:
 
 
 def many_sources(fn: Callable, sources=(50, 100)) -> xr.Dataset:
-    """Section 6: dims (network, sources, buffer), WAN and satellite buffers on one axis
-    (NaN where a network does not use a buffer); ``fn(network, sources, buffer) -> (efficiency, fairness)``."""
+    """Section 6: dims (network, sources, buffer_factor), WAN and satellite buffers of 1 and 3 RTT;
+    ``fn(network, sources, buffer in cells) -> (efficiency, fairness)``."""
     networks = list(MANY_BUFFERS)
-    buffer_axis = _union(MANY_BUFFERS.values())
-    shape = (len(networks), len(sources), len(buffer_axis))
+    shape = (len(networks), len(sources), 2)
     eff, fair = np.full(shape, np.nan), np.full(shape, np.nan)
     for i, j, k in np.ndindex(shape):
-        if buffer_axis[k] in MANY_BUFFERS[networks[i]]:
-            eff[i, j, k], fair[i, j, k] = fn(networks[i], sources[j], buffer_axis[k])
-    dims = ("network", "sources", "buffer")
-    return xr.Dataset(_summary_vars(eff, fair, dims),
-                      coords={"network": networks, "sources": list(sources), "buffer": buffer_axis})
+        eff[i, j, k], fair[i, j, k] = fn(networks[i], sources[j], MANY_BUFFERS[networks[i]][k])
+    dims = ("network", "sources", "buffer_factor")
+    data = _summary_vars(eff, fair, dims)
+    data["buffer_cells"] = _buffer_cells(MANY_BUFFERS, dims, shape)
+    return xr.Dataset(data, coords={"network": networks, "sources": list(sources), "buffer_factor": [1, 3]})
 
 
 def _events(times, dim: str, name: str) -> xr.DataArray:
@@ -165,15 +163,13 @@ def cwnd_figure(case: str, timeout_times=(), fast_retransmit_times=()) -> xr.Dat
     t = np.linspace(0.0, 3.0, 31)
     cwnd = 512.0 * (1 + np.arange(t.size) % 10)
     ds = xr.Dataset({
-        "cwnd_time": (("case", "cwnd_sample"), t[None, :], {"units": "s"}),
-        "cwnd": (("case", "cwnd_sample"), cwnd[None, :], {"units": "byte"}),
-        "ssthresh_time": (("case", "ssthresh_sample"), t[None, :3]),
-        "ssthresh": (("case", "ssthresh_sample"), np.full((1, 3), 65536.0)),
+        "cwnd": (("case", "time"), cwnd[None, :], {"units": "byte", "interpolation": "previous"}),
+        "ssthresh": (("case", "time"), np.full((1, t.size), 65536.0), {"units": "byte", "interpolation": "previous"}),
         "timeout_time": _events(timeout_times, "timeout_event", "timeout_time"),
         "fast_retransmit_time": _events(fast_retransmit_times, "fast_retransmit_event", "fast_retransmit_time"),
     })
-    ds = ds.assign_coords({dim: np.arange(size) for dim, size in ds.sizes.items()})
-    return ds.assign_coords(case=[case])
+    ds = ds.assign_coords({dim: np.arange(size) for dim, size in ds.sizes.items() if dim != "time"})
+    return ds.assign_coords(case=[case], time=t)
 
 
 def loss_figure(timeouts: int, fast_retransmits: int, lost_segments: int, case: str = "wan_1_source") -> xr.Dataset:
@@ -220,11 +216,10 @@ def cwnd_integer_stall(final: dict[str, float]) -> xr.Dataset:
     t = np.linspace(0, 12, 13)
     cwnd = np.array([np.linspace(131072, final[r], t.size) for r in rules])
     return xr.Dataset({
-        "cwnd_time": (("increase", "cwnd_sample"), np.tile(t, (3, 1))),
-        "cwnd": (("increase", "cwnd_sample"), cwnd),
+        "cwnd": (("increase", "time"), cwnd, {"units": "byte", "interpolation": "previous"}),
         "final_cwnd": ("increase", [float(final[r]) for r in rules], {"units": "byte"}),
         "delivered_bytes": ("increase", [1e7, 2e7, 2e7]),
-    }, coords={"increase": rules, "cwnd_sample": np.arange(t.size)})
+    }, coords={"increase": rules, "time": t})
 
 
 def satellite(fn: Callable, seeds=SEEDS) -> xr.Dataset:

@@ -54,6 +54,29 @@ def test_assemble_single_axis_and_unequal_lengths():
     assert math.isnan(float(ds.x.sel(n=4.0, k=1)))
 
 
+def _trace(times, values):
+    return xr.Dataset({"cwnd": ("time", np.asarray(values, float), {"interpolation": "previous"})},
+                      coords={"time": np.asarray(times, float)})
+
+
+def test_assemble_holds_step_traces_on_the_union_of_sample_times():
+    """Traces with different sample times stacked on one ``time`` axis: each row keeps its
+    step function (the value before a foreign sample time holds), NaN outside its own span."""
+    points = [{"rule": "a"}, {"rule": "b"}]
+    ds = assemble(points, [_trace([0.0, 2.0, 4.0], [1, 2, 3]), _trace([1.0, 3.0], [10, 20])])
+    assert list(ds.time.values) == [0.0, 1.0, 2.0, 3.0, 4.0]
+    np.testing.assert_array_equal(ds.cwnd.sel(rule="a").values, [1, 1, 2, 2, 3])
+    np.testing.assert_array_equal(ds.cwnd.sel(rule="b").values, [np.nan, 10, 10, 20, np.nan])
+
+
+def test_assemble_leaves_non_step_variables_alone():
+    """Only variables marked ``interpolation: previous`` are held; others keep their NaN."""
+    points = [{"rule": "a"}, {"rule": "b"}]
+    plain = [xr.Dataset({"x": ("time", [1.0, 2.0])}, coords={"time": t}) for t in ([0.0, 2.0], [1.0, 3.0])]
+    ds = assemble(points, plain)
+    assert np.isnan(ds.x.sel(rule="a", time=1.0))
+
+
 def test_write_atomically_leaves_no_partial_file(tmp_path, monkeypatch):
     """A failed write leaves neither the target nor a temporary file behind."""
     path = tmp_path / "x.nc"
@@ -202,3 +225,24 @@ def test_result_files_describe_themselves(tmp_path):
     assert ds.attrs["mss_bytes"] == 512 and ds.attrs["lan_duration_s"] == 1.0 and ds.attrs["cell_contention"]
     assert ds.z.attrs["units"] == "1" and ds.seed.attrs["long_name"]
     assert all("long_name" in ds[v].attrs for v in ds.data_vars)
+
+
+def test_cwnd_trace_is_a_step_function_on_a_time_coordinate():
+    """cwnd_trace puts CWND on ``time`` (the instants it or SSTHRESH changed, in s): at each, the
+    value of the last record at or before it; ``.cwnd.plot()`` draws it against time."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from atmtcp.experiments.common import cwnd_trace
+    from atmtcp.experiments.goyal1998 import scripted_loss_run
+    from atmtcp.simulate import simulate
+
+    raw = simulate(scripted_loss_run("reno", (200, 201), 0.5))
+    trace = cwnd_trace(raw)
+    assert trace.time.attrs["units"] == "s" and np.all(np.diff(trace.time.values) > 0)
+    records = raw.trace_kind.values == "cwnd"
+    t, v = raw.trace_time.values[records], raw.trace_value.values[records]
+    for instant in trace.time.values[:: max(1, trace.sizes["time"] // 50)]:
+        assert trace.cwnd.sel(time=instant).item() == v[t <= instant][-1]
+    assert trace.sizes["fast_retransmit_event"] == int(raw.fast_retransmits.sel(source=0))
+    line = trace.cwnd.plot()[0]
+    np.testing.assert_array_equal(line.get_xdata(), trace.time.values)

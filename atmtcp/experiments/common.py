@@ -62,6 +62,22 @@ NETWORKS = {
     "satellite": {"delay_s": 5e-3, "trunk_delay_s": 0.275, "rcv_wnd": 34000 << 8, "mss": 9180,
                   "duration_s": 50.0, "buffers": (200000, 600000)},
 }
+BUFFER_FACTORS = (1, 3)
+"""The two buffers of every table row, as multiples of the network's first (about 1 and 3 RTT
+in the WAN and satellite networks)."""
+
+
+def buffer_cells(network: str, factor: int) -> int:
+    """The switch buffer of ``network`` at ``factor`` times its smaller table buffer."""
+    return int(factor) * NETWORKS[network]["buffers"][0]
+
+
+def with_buffer_cells(ds: xr.Dataset, cells: int) -> xr.Dataset:
+    """``ds`` with the variable ``buffer_cells``: the size behind a ``buffer_factor`` axis."""
+    ds["buffer_cells"] = xr.DataArray(cells, attrs={"units": "cell", "description": "switch buffer size K"})
+    return ds
+
+
 QUICK_DURATION_S = {"lan": 1.0, "wan": 2.0, "satellite": 6.0}
 JITTER_S = 0.01
 """Start-time spread of the seeded runs (seed > 0). Seed 0 is the paper's setup, all
@@ -194,19 +210,37 @@ def run_summary(run: m.Run, with_sources: bool = True) -> xr.Dataset:
     return summarize(simulate(run), with_sources)
 
 
+STEP = "previous"
+"""``interpolation`` attribute of a trace variable: its value holds from each ``time`` until
+the next (a step function, as CWND and SSTHRESH are). :func:`atmtcp.runner.assemble` keeps
+that true when points with different sample times are stacked."""
+
+
 def cwnd_trace(ds: xr.Dataset, source: int = 0) -> xr.Dataset:
-    """cwnd, ssthresh and loss events of one traced source as time series on a ``t`` axis."""
+    """CWND and SSTHRESH of one traced source on a ``time`` coordinate, plus the times of
+    its timeouts and fast retransmits (``timeout_time``, ``fast_retransmit_time``).
+
+    ``time`` holds every instant either window changed; at each, the value after the last
+    change at or before it (several changes at one instant keep the last), so
+    ``ds.cwnd.plot()`` draws CWND against time. Before a variable's first record: NaN.
+    """
     sel = ds.trace_source.values == source
     kind = ds.trace_kind.values[sel]
     time = ds.trace_time.values[sel]
     value = ds.trace_value.values[sel]
-    out = xr.Dataset()
+    windows = np.isin(kind, ("cwnd", "ssthresh"))
+    instants = np.unique(time[windows])
+    out = xr.Dataset(coords={"time": ("time", instants, {"units": "s", "long_name": "simulated time"})})
     for name in ("cwnd", "ssthresh"):
         keep = kind == name
-        out[f"{name}_time"] = xr.DataArray(time[keep], dims=(f"{name}_sample",), attrs={"units": "s"})
-        out[name] = xr.DataArray(value[keep], dims=(f"{name}_sample",), attrs={"units": "byte"})
+        last = np.searchsorted(time[keep], instants, side="right") - 1
+        held = np.where(last >= 0, value[keep][np.maximum(last, 0)], np.nan) if keep.any() else \
+            np.full(instants.size, np.nan)
+        out[name] = xr.DataArray(held, dims=("time",), attrs={
+            "units": "byte", "long_name": f"{name.upper()} of source {source}", "interpolation": STEP})
     for name in ("timeout", "fast_retransmit"):
         keep = kind == name
-        out[f"{name}_time"] = xr.DataArray(time[keep], dims=(f"{name}_event",), attrs={"units": "s"})
-    return out.assign_coords({dim: np.arange(size) for dim, size in out.sizes.items()})
-
+        out[f"{name}_time"] = xr.DataArray(time[keep], dims=(f"{name}_event",), attrs={
+            "units": "s", "long_name": f"times of the {name.replace('_', ' ')}s of source {source}"})
+    return out.assign_coords({f"{name}_event": np.arange(out.sizes[f"{name}_event"])
+                              for name in ("timeout", "fast_retransmit")})

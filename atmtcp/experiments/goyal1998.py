@@ -25,8 +25,8 @@ from .. import model as m
 from ..simulate import simulate
 from ..topologies import n_source_network
 from .common import (
-    CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS, Experiment, cwnd_trace, goyal_parameters, goyal_run, grid,
-    run_summary, summarize,
+    BUFFER_FACTORS, CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS, Experiment, buffer_cells, cwnd_trace,
+    goyal_parameters, goyal_run, grid, run_summary, summarize, with_buffer_cells,
 )
 
 TABLE_POLICIES = ("ubr", "epd", "selective_drop", "fba")
@@ -39,23 +39,21 @@ def _seeds(quick: bool) -> tuple[int, ...]:
 
 
 def table_points(policies, networks=("lan", "wan")):
-    """Rows of Tables 1-7: network x sources x buffer, columns: policy; plus seeds."""
+    """Rows of Tables 1-7: network x sources x buffer, columns: policy; plus seeds.
+
+    The buffer axis is ``buffer_factor`` (1, 3): LAN 1000/3000 and WAN 12000/36000 cells
+    share it with no empty cells; the variable ``buffer_cells`` gives the size."""
     def points(quick: bool) -> list[dict]:
-        out = []
-        for network in networks:
-            for sources in (5, 15):
-                for buffer in NETWORKS[network]["buffers"]:
-                    for policy in policies:
-                        for seed in _seeds(quick):
-                            out.append({"network": network, "sources": sources, "buffer": buffer,
-                                        "policy": policy, "seed": seed})
-        return out
+        return grid(network=list(networks), sources=[5, 15], buffer_factor=list(BUFFER_FACTORS),
+                    policy=list(policies), seed=list(_seeds(quick)))
     return points
 
 
 def table_runner(tcp: str):
     def run_point(point: dict, quick: bool) -> xr.Dataset:
-        return run_summary(goyal_run(tcp=tcp, quick=quick, **point))
+        point = dict(point)
+        buffer = buffer_cells(point["network"], point.pop("buffer_factor"))
+        return with_buffer_cells(run_summary(goyal_run(tcp=tcp, quick=quick, buffer=buffer, **point)), buffer)
     return run_point
 
 
@@ -83,7 +81,7 @@ def column_averages(parents: dict[str, xr.Dataset]) -> xr.Dataset:
     parts = []
     for tcp, pid in by_tcp.items():
         ds = parents[pid][["efficiency", "fairness"]].sel(policy=list(SACK_POLICIES))
-        parts.append(ds.mean(dim=["sources", "buffer"], skipna=True).expand_dims(tcp=[tcp]))
+        parts.append(ds.mean(dim=["sources", "buffer_factor"], skipna=True).expand_dims(tcp=[tcp]))
     out = xr.concat(parts, dim="tcp")
     for name in ("efficiency", "fairness"):
         out[name].attrs = {"units": "1", "description": f"column average of {name} over the 4 rows"}
@@ -100,12 +98,10 @@ def fba_points(quick: bool) -> list[dict]:
 
 
 def fba_run(point: dict, quick: bool) -> xr.Dataset:
-    buffer = point["buffer_factor"] * NETWORKS[point["network"]]["buffers"][0]
+    buffer = buffer_cells(point["network"], point["buffer_factor"])
     run = goyal_run(point["network"], point["sources"], buffer, "fba", "vanilla", 0, quick,
                     r_fraction=point["r_fraction"], z=point["z"])
-    out = run_summary(run, with_sources=False)
-    out["buffer_cells"] = xr.DataArray(buffer, attrs={"units": "cell", "description": "switch buffer K"})
-    return out
+    return with_buffer_cells(run_summary(run, with_sources=False), buffer)
 
 
 # --- section 4.2: Selective Drop's Z --------------------------------------------------------------------------
@@ -124,18 +120,17 @@ def sd_z_run(point: dict, quick: bool) -> xr.Dataset:
 
 # --- section 6: many sources ---------------------------------------------------------------------------------------
 def many_sources_points(quick: bool) -> list[dict]:
-    out = []
-    for network in ("wan", "satellite"):
-        for sources in ((50,) if quick else (50, 100)):
-            for buffer in NETWORKS[network]["buffers"]:
-                out.append({"network": network, "sources": sources, "buffer": buffer})
-    return out
+    """WAN and satellite, 50 and 100 sources (quick: 50), buffers of about 1 and 3 RTT
+    (``buffer_factor`` 1, 3: WAN 12000/36000, satellite 200000/600000 cells)."""
+    return grid(network=["wan", "satellite"], sources=[50] if quick else [50, 100],
+                buffer_factor=list(BUFFER_FACTORS))
 
 
 def many_sources_run(point: dict, quick: bool) -> xr.Dataset:
     """SACK TCP + Selective Drop, buffers of 1 and 3 RTT (goyal1998 section 6)."""
-    run = goyal_run(point["network"], point["sources"], point["buffer"], "selective_drop", "sack", 0, quick)
-    return run_summary(run, with_sources=False)
+    buffer = buffer_cells(point["network"], point["buffer_factor"])
+    run = goyal_run(point["network"], point["sources"], buffer, "selective_drop", "sack", 0, quick)
+    return with_buffer_cells(run_summary(run, with_sources=False), buffer)
 
 
 # --- Figs. 2, 5, 6, 7: congestion window traces ----------------------------------------------------------
