@@ -17,12 +17,29 @@ cost of the held-port path shows beside the fast path. Each is run once to warm 
 """
 from __future__ import annotations
 
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
 import time
+from datetime import datetime, timezone
+from pathlib import Path
 
+from . import __version__
 from . import model as m
 from .cli import scenario
 from .compiler import cell_time_ns
-from .simulate import run_kernel, to_dataset
+from .simulate import counters, run_kernel
+
+HISTORY = Path(__file__).resolve().parent.parent / "benchmarks" / "history.jsonl"
+"""One JSON line per ``atmtcp bench`` sitting: date, commit, machine, and every row."""
+
+PROCESS_ARGS = ("run", "--network", "lan", "--sources", "5", "--buffer", "1000", "--policy", "epd", "--tcp", "reno")
+"""The whole-process scenario: goyal1998's 5-source LAN, Reno, EPD, 1000 cells, 10 s."""
 
 SCENARIOS = [
     # label, network, sources, policy, TCP, cell contention
@@ -51,14 +68,15 @@ def time_scenario(run: m.Run, repeat: int = 1) -> dict:
         start = time.perf_counter()
         compiled = run_kernel(run)
         best = min(best, time.perf_counter() - start)
-    ds = to_dataset(run, compiled)
+    result = counters(run, compiled)
     slots = run.duration_s * 1e9 / cell_time_ns(m.OC3_BPS)
     return {
         "wall_s": best,
         "slots_per_s": slots / best,
-        "cells_per_s": int(ds.cell_transmissions) / best,
-        "events_per_s": int(ds.events) / best,
-        "efficiency": float(ds.efficiency),
+        "cells_per_s": int(result["cell_transmissions"].values) / best,
+        "events_per_s": int(result["events"].values) / best,
+        "events": int(result["events"].values),
+        "efficiency": float(result["efficiency"].values),
     }
 
 
@@ -76,4 +94,80 @@ def run_benchmark(repeat: int = 1, printer=print) -> list[dict]:
         rows.append(row)
         printer(f"| {label} | {run.duration_s:g} s | {row['wall_s']:.2f} | {row['slots_per_s'] / 1e6:.1f} M "
                 f"| {row['cells_per_s'] / 1e6:.1f} M | {row['events_per_s'] / 1e6:.1f} M |")
+    return rows
+
+
+# --- history ------------------------------------------------------------------------------------------------
+def machine() -> dict:
+    """What the numbers depend on besides the code: processor, cores, load, versions."""
+    import numba
+    import numpy
+    cpu = platform.processor()
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                   if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2),
+            "python": platform.python_version(), "numba": numba.__version__, "numpy": numpy.__version__}
+
+
+def record_sitting(rows: list[dict], path: Path | str = HISTORY, kind: str = "kernel") -> dict:
+    """Append one JSON line for this sitting to ``path``; returns it."""
+    from .runner import git_revision
+    entry = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "kind": kind,
+             "commit": git_revision(), "atmtcp": __version__, "machine": machine(), "rows": rows}
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as f:
+        f.write(json.dumps(entry, sort_keys=True) + "\n")
+    return entry
+
+
+# --- whole process --------------------------------------------------------------------------------------------
+def atmtcp_command(args=PROCESS_ARGS) -> list[str]:
+    """``atmtcp ARGS`` as a user types it (the console script beside this Python, else ``-m``)."""
+    script = Path(sys.executable).with_name("atmtcp")
+    if script.exists():
+        return [str(script), *args]
+    found = shutil.which("atmtcp")
+    return [found, *args] if found else [sys.executable, "-m", "atmtcp.cli", *args]
+
+
+def time_process(command: list[str]) -> dict:
+    """Wall, user and system seconds and peak RSS of one run of ``command``, as ``/usr/bin/time``
+    reports them (from ``wait4``); its output is discarded."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    error = process.stderr.read().decode(errors="replace").strip()
+    process.stderr.close()
+    if process.returncode != 0:
+        raise RuntimeError(f"{shlex.join(command)} exited {process.returncode}: {error[-500:]}")
+    return {"wall_s": wall, "user_s": usage.ru_utime, "sys_s": usage.ru_stime,
+            "cpu_s": usage.ru_utime + usage.ru_stime, "max_rss_mb": usage.ru_maxrss / 1024}
+
+
+def compare_processes(commands: dict[str, list[str]], repeat: int = 5, printer=print) -> list[dict]:
+    """Run each command ``repeat`` times, alternating between them (one round runs each once),
+    and print the medians and each command's ratio to the first one."""
+    runs = {label: [] for label in commands}
+    for _ in range(repeat):
+        for label, command in commands.items():
+            runs[label].append(time_process(command))
+    rows = []
+    for label, samples in runs.items():
+        row = {"command": label, "argv": shlex.join(commands[label]), "repeat": repeat,
+               **{key: statistics.median(s[key] for s in samples) for key in samples[0]}}
+        rows.append(row)
+    base = rows[0]
+    printer(f"whole process, median of {repeat}, alternating")
+    printer("| command | wall s | user s | sys s | CPU s | max RSS MB | wall / first | CPU / first |")
+    printer("|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        printer(f"| {row['command']} | {row['wall_s']:.3f} | {row['user_s']:.3f} | {row['sys_s']:.3f} | "
+                f"{row['cpu_s']:.3f} | {row['max_rss_mb']:.0f} | {row['wall_s'] / base['wall_s']:.2f} | "
+                f"{row['cpu_s'] / base['cpu_s']:.2f} |")
     return rows

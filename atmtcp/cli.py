@@ -53,9 +53,9 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
              duration: float | None = None, seed: int = 0, jitter: float = 0.0,
              z: float = 0.8, threshold: int | None = None, contention: str | None = None) -> m.Run:
     """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
-    from :data:`atmtcp.experiments.common.NETWORKS`; ``contention`` names one of
-    :data:`atmtcp.experiments.common.CELL_ASSUMPTIONS`)."""
-    from .experiments.common import HEADLINE_CONTENTION, NETWORKS, cell_contention
+    from :data:`atmtcp.scenarios.NETWORKS`; ``contention`` names one of
+    :data:`atmtcp.scenarios.CELL_ASSUMPTIONS`)."""
+    from .scenarios import HEADLINE_CONTENTION, NETWORKS, cell_contention
     from .topologies import n_source_run
     slotted, randomized_tail, sonet, cdv_s = cell_contention(contention or HEADLINE_CONTENTION,
                                                              "scenario", "contention")
@@ -69,31 +69,31 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
 
 
 def cmd_run(args) -> int:
-    from .simulate import simulate
+    from .kernel.layout import DROP_REASON_NAMES
+    from .simulate import counters, run_kernel
     if args.policy is None:  # EPD's default threshold needs a finite buffer
         args.policy = "epd" if args.buffer is not None else "tail"
     run = scenario(args.network, args.sources, args.buffer, args.policy, args.tcp, args.duration,
                    args.seed, args.jitter, args.z, args.threshold, args.contention)
     start = time.perf_counter()
-    ds = simulate(run)
+    compiled = run_kernel(run)
+    result = {name: counter.values for name, counter in counters(run, compiled).items()}
     wall = time.perf_counter() - start
     print(f"{args.network.upper()}, {args.sources} sources, buffer {args.buffer or 'infinite'} cells, "
           f"{args.policy}, TCP {args.tcp}, cell contention {args.contention}, "
           f"{run.duration_s:g} s simulated in {wall:.2f} s wall")
     print(f"{'source':>6} {'Mbit/s':>8} {'sent MB':>8} {'retx':>6} {'timeouts':>8} {'fast retx':>9}")
-    for i in ds.source.values:
-        s = ds.sel(source=i)
-        print(f"{i:>6} {float(s.goodput_bps) / 1e6:8.2f} {float(s.sent_bytes) / 1e6:8.2f} "
-              f"{int(s.retransmissions):6d} {int(s.timeouts):8d} {int(s.fast_retransmits):9d}")
-    print(f"efficiency {float(ds.efficiency):.3f} (of {float(ds.capacity_bps) / 1e6:.1f} Mbit/s), "
-          f"fairness {float(ds.fairness):.3f}")
+    for i in range(len(run.connections)):
+        print(f"{i:>6} {result['goodput_bps'][i] / 1e6:8.2f} {result['sent_bytes'][i] / 1e6:8.2f} "
+              f"{result['retransmissions'][i]:6d} {result['timeouts'][i]:8d} {result['fast_retransmits'][i]:9d}")
+    print(f"efficiency {result['efficiency']:.3f} (of {result['capacity_bps'] / 1e6:.1f} Mbit/s), "
+          f"fairness {result['fairness']:.3f}")
     print(f"{'port':>10} {'cells in':>10} {'out':>10} {'queued':>7} {'max q':>7}  dropped by reason")
-    for p in ds.port.values:
-        s = ds.sel(port=p)
-        drops = ", ".join(f"{r} {int(s.cells_dropped.sel(drop_reason=r))}" for r in ds.drop_reason.values
-                          if int(s.cells_dropped.sel(drop_reason=r)))
-        print(f"{p:>10} {int(s.cells_in):10d} {int(s.cells_out):10d} {int(s.cells_queued):7d} "
-              f"{int(s.max_queue):7d}  {drops or '-'}")
+    for p, name in enumerate(compiled.port_names):
+        dropped = result["cells_dropped"][p]
+        drops = ", ".join(f"{reason} {count}" for reason, count in zip(DROP_REASON_NAMES, dropped) if count)
+        print(f"{name:>10} {result['cells_in'][p]:10d} {result['cells_out'][p]:10d} "
+              f"{result['cells_queued'][p]:7d} {result['max_queue'][p]:7d}  {drops or '-'}")
     return 0
 
 
@@ -125,8 +125,18 @@ def cmd_experiment(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import run_benchmark
-    run_benchmark(repeat=args.repeat)
+    from .bench import HISTORY, PROCESS_ARGS, atmtcp_command, compare_processes, record_sitting, run_benchmark
+    if args.process:
+        commands = {"atmtcp " + " ".join(PROCESS_ARGS + ("--contention", c)): atmtcp_command(
+            PROCESS_ARGS + ("--contention", c)) for c in args.contention}
+        for peer in args.peer:
+            commands[peer] = ["sh", "-c", peer]
+        rows, kind = compare_processes(commands, repeat=args.repeat or 5), "process"
+    else:
+        rows, kind = run_benchmark(repeat=args.repeat or 1), "kernel"
+    if not args.no_history:
+        record_sitting(rows, args.history or HISTORY, kind)
+        print(f"appended to {args.history or HISTORY}")
     return 0
 
 
@@ -139,7 +149,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .experiments.common import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
+    from .scenarios import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
     parser = OneLineParser(prog="atmtcp", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -185,8 +195,21 @@ def build_parser() -> argparse.ArgumentParser:
                           "(0: only the progress bar on standard error)")
     exp.set_defaults(func=cmd_experiment)
 
-    bench = sub.add_parser("bench", help="time the standard scenarios")
-    bench.add_argument("--repeat", type=_number(int, 1, 100), default=1, help="runs per scenario; the best is shown")
+    bench = sub.add_parser("bench", help="time the standard scenarios (kernel), or whole processes (--process)")
+    bench.add_argument("--repeat", type=_number(int, 1, 100), default=None,
+                       help="runs per scenario: the best is shown (kernel; default 1), or the median of the "
+                            "alternating rounds (--process; default 5)")
+    bench.add_argument("--process", action="store_true",
+                       help="time whole `atmtcp run` processes of goyal1998's 5-source LAN (Reno, EPD, 1000 cells, "
+                            "10 s) as /usr/bin/time would: wall, CPU, peak memory")
+    bench.add_argument("--contention", nargs="+", choices=tuple(CELL_ASSUMPTIONS), default=["deterministic"],
+                       help="with --process: the cell-contention assumptions to time (default: deterministic)")
+    bench.add_argument("--peer", action="append", default=[], metavar="COMMAND",
+                       help="with --process: a shell command to time alternately with atmtcp (e.g. a YATS run of "
+                            "the same scenario, see benchmarks/yats/); repeatable")
+    bench.add_argument("--history", default=None, help="JSON-lines file to append this sitting to "
+                                                         "(default: benchmarks/history.jsonl of the checkout)")
+    bench.add_argument("--no-history", action="store_true", help="do not record this sitting")
     bench.set_defaults(func=cmd_bench)
     return parser
 

@@ -13,8 +13,8 @@ the same cell time (see :func:`_foldable`), with its delay rounded up to its slo
 from __future__ import annotations
 
 import os
-from collections import deque
-from dataclasses import dataclass
+from collections import Counter, deque
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,7 +26,26 @@ from .metrics import framing
 
 NS = 1_000_000_000
 INITIAL_INFINITE_RING = 16384
-"""Cells an infinite buffer's ring holds at first; it doubles (whole run repeated) when full."""
+"""Cells an infinite buffer's ring holds at first, at most (less where the windows crossing
+the port bound its queue lower); it grows when full (see :class:`Growth`)."""
+
+
+@dataclass
+class Growth:
+    """Multipliers of the growable sizes, raised one resource at a time by
+    :func:`atmtcp.simulate.run_kernel` when the kernel reports that resource full: the pool
+    of cells, of packets, the event heap, each infinite buffer's ring (by port name), each
+    slotted port's list of pending arrivals. Sizes never change a result."""
+
+    cells: int = 1
+    packets: int = 1
+    heap: int = 1
+    rings: dict[str, int] = field(default_factory=dict)
+    pending: dict[str, int] = field(default_factory=dict)
+
+    def total(self) -> int:
+        """The largest multiplier (a bound on the retries)."""
+        return max([self.cells, self.packets, self.heap, *self.rings.values(), *self.pending.values()])
 
 
 def cell_time_ns(rate_bps: float) -> int:
@@ -83,32 +102,64 @@ def _ports(network: m.Network) -> dict[str, PortSpec]:
     return specs
 
 
-def _route(network: m.Network, src: str, dst: str) -> list[str]:
-    """Port names from ``src`` to ``dst`` along a fewest-hop path."""
-    neighbours: dict[str, list[str]] = {}
-    for link in network.links:
-        neighbours.setdefault(link.a, []).append(link.b)
-        neighbours.setdefault(link.b, []).append(link.a)
-    hosts = set(network.hosts)
-    previous = {src: None}
-    queue = deque([src])
-    while queue:
-        node = queue.popleft()
-        if node == dst:
-            break
-        if node in hosts and node != src:
-            continue  # hosts do not forward
-        for nxt in neighbours.get(node, []):
-            if nxt not in previous:
-                previous[nxt] = node
-                queue.append(nxt)
-    if dst not in previous:
-        raise m.ModelError("Connection", "dst", dst, f"a host reachable from {src!r}")
-    nodes = [dst]
-    while previous[nodes[-1]] is not None:
-        nodes.append(previous[nodes[-1]])
-    nodes.reverse()
-    return [f"{a}->{b}" for a, b in zip(nodes[:-1], nodes[1:])]
+class Router:
+    """Fewest-hop routes of one network (hosts do not forward).
+
+    A breadth-first search from a host with a single link reaches every node through that
+    link's other end, so the search tree from that node serves every host attached to it:
+    it is computed once per node, and N sources cost O(N) instead of O(N^2). A host with
+    several links gets its own search, as before; both give the same routes.
+    """
+
+    def __init__(self, network: m.Network):
+        self.neighbours: dict[str, list[str]] = {}
+        for link in network.links:
+            self.neighbours.setdefault(link.a, []).append(link.b)
+            self.neighbours.setdefault(link.b, []).append(link.a)
+        self.hosts = set(network.hosts)
+        self.trees: dict[str, dict[str, str | None]] = {}
+
+    def _tree(self, root: str) -> dict[str, str | None]:
+        previous = {root: None}
+        queue = deque([root])
+        while queue:
+            node = queue.popleft()
+            if node in self.hosts and node != root:
+                continue
+            for nxt in self.neighbours.get(node, []):
+                if nxt not in previous:
+                    previous[nxt] = node
+                    queue.append(nxt)
+        return previous
+
+    def route(self, src: str, dst: str) -> list[str]:
+        """Port names from ``src`` to ``dst`` along a fewest-hop path."""
+        first = self.neighbours.get(src, [])
+        if src in self.hosts and len(first) == 1 and dst != src:
+            hop = first[0]
+            if hop == dst:
+                return [f"{src}->{dst}"]
+            if hop in self.hosts:
+                previous = {}
+            else:
+                if hop not in self.trees:
+                    self.trees[hop] = self._tree(hop)
+                previous = self.trees[hop]
+            if dst not in previous or dst == src:
+                raise m.ModelError("Connection", "dst", dst, f"a host reachable from {src!r}")
+            nodes = [dst]
+            while nodes[-1] != hop:
+                nodes.append(previous[nodes[-1]])
+            nodes.append(src)
+        else:
+            previous = self._tree(src)
+            if dst not in previous:
+                raise m.ModelError("Connection", "dst", dst, f"a host reachable from {src!r}")
+            nodes = [dst]
+            while previous[nodes[-1]] is not None:
+                nodes.append(previous[nodes[-1]])
+        nodes.reverse()
+        return [f"{a}->{b}" for a, b in zip(nodes[:-1], nodes[1:])]
 
 
 MEMORY_FRACTION = 0.75
@@ -180,27 +231,28 @@ def _window_cells(tcp: m.TcpConfig, cells_per_segment: int) -> int:
     return (tcp.rcv_wnd // tcp.mss + 2) * cells_per_segment
 
 
-def compile_run(run: m.Run, scale: int = 1) -> Compiled:
+def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     """Allocate and fill the kernel state for ``run``.
 
-    ``scale`` multiplies the sizes of the growable pools (cell and packet pools, rings of
-    infinite buffers, heap); :func:`atmtcp.simulate.simulate` raises it when the kernel
-    reports one of them full.
+    ``growth`` multiplies the sizes of the growable pools (see :class:`Growth`);
+    :func:`atmtcp.simulate.run_kernel` raises the one the kernel reports full.
     """
+    growth = growth or Growth()
     network = run.network
     specs = _ports(network)
     overhead = run.aal5.overhead_bytes
     ack_bytes = run.aal5.tcpip_header_bytes + run.aal5.llc_bytes + run.aal5.trailer_bytes
 
+    router = Router(network)
     vc_routes = []      # (conn index, is_ack, port names)
     for c, conn in enumerate(run.connections):
-        vc_routes.append((c, 0, _route(network, conn.src, conn.dst)))
-        vc_routes.append((c, 1, _route(network, conn.dst, conn.src)))
+        vc_routes.append((c, 0, router.route(conn.src, conn.dst)))
+        vc_routes.append((c, 1, router.route(conn.dst, conn.src)))
     upstream = _upstream([r for _, _, r in vc_routes])
     folded = _foldable(specs, upstream)
 
-    kernel_ports = [name for name in specs if name not in folded and any(
-        name in r for _, _, r in vc_routes)]
+    on_routes = {name for _, _, r in vc_routes for name in r}
+    kernel_ports = [name for name in specs if name not in folded and name in on_routes]
     index = {name: i for i, name in enumerate(kernel_ports)}
     n_port, n_vc, n_conn = len(kernel_ports), len(vc_routes), len(run.connections)
 
@@ -215,7 +267,8 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     ring_cap = []
     for name in kernel_ports:
         k = specs[name].config.buffer_cells
-        ring_cap.append(k if k is not None else min(demand[name], INITIAL_INFINITE_RING) * scale + 64)
+        ring_cap.append(k if k is not None else
+                        min(demand[name], INITIAL_INFINITE_RING) * growth.rings.get(name, 1) + 64)
     ring_base = np.concatenate([[0], np.cumsum(ring_cap)[:-1]]).astype(np.int64)
 
     port = np.zeros((n_port, L.P_NFIELDS), np.int64)
@@ -243,7 +296,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         port[i, L.P_EVENT_AT] = -1
         if spec.config.slotted:
             port[i, L.P_PEND_BASE] = pend_rows
-            port[i, L.P_PEND_CAP] = (64 + 4 * fan_in[name]) * scale
+            port[i, L.P_PEND_CAP] = (64 + 4 * fan_in[name]) * growth.pending.get(name, 1)
             pend_rows += port[i, L.P_PEND_CAP]
     for name in traced:
         if name not in index:
@@ -342,11 +395,12 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
         connf[c, L.F_SSTHRESH] = float(ssthresh)
 
     # --- pools, heap, traces
-    pool = sum(ring_cap) + 4096 * scale  # a cell waits in a channel while queued or on the wire
+    pool = sum(ring_cap) + 4096  # a cell waits in a channel while queued or on the wire
     for (up, _dst, delay, _cdv) in channels:
         pool += delay // max(1, port[up, L.P_CELL_NS]) + 2
+    pool *= growth.cells
     segments = sum(c.tcp.rcv_wnd // c.tcp.mss + 2 for c in run.connections)
-    packet_pool = min(pool, 4 * segments * scale + 4096)
+    packet_pool = min(pool, (4 * segments + 4096) * growth.packets)
     n_trace = run.trace.max_records if trace_set else 0
     n_droplog = run.trace.max_records if traced else 0
     n_samples = int(run.duration_s / run.trace.sample_interval_s) + 1 if traced else 0
@@ -359,7 +413,7 @@ def compile_run(run: m.Run, scale: int = 1) -> Compiled:
     pkt = np.zeros((packet_pool, L.K_NFIELDS), np.int64)
     pkt[:, L.K_NEXT_FREE] = np.arange(1, packet_pool + 1)
     pkt[-1, L.K_NEXT_FREE] = -1
-    heap_cap = (len(chan_dst) + 8 * n_conn + 64) * scale
+    heap_cap = (len(chan_dst) + 8 * n_conn + 64) * growth.heap
 
     end_ns = int(round(run.duration_s * NS))
     sample_ns = max(1, int(round(run.trace.sample_interval_s * NS)))
@@ -413,9 +467,9 @@ def _bottleneck(specs: dict[str, PortSpec], data_routes: list[list[str]]) -> str
     """The port the connections share: the one crossed by the most data routes, the slowest
     of those on a tie, then the first in route order. Efficiency is measured on it
     (goyal1998 3.2 measures C on "a 155.52 Mbps link", the link the sources share)."""
-    order = list(dict.fromkeys(p for r in data_routes for p in r))
-    crossings = {p: sum(p in r for r in data_routes) for p in order}
-    return max(order, key=lambda p: (crossings[p], cell_time_ns(specs[p].rate_bps), -order.index(p)))
+    crossings = Counter(p for r in data_routes for p in dict.fromkeys(r))
+    order = {p: i for i, p in enumerate(dict.fromkeys(p for r in data_routes for p in r))}
+    return max(order, key=lambda p: (crossings[p], cell_time_ns(specs[p].rate_bps), -order[p]))
 
 
 def _loss_table(run: m.Run) -> np.ndarray:

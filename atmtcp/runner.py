@@ -38,6 +38,7 @@ from tqdm.auto import tqdm
 from . import __version__
 from .experiments import EXPERIMENTS
 from .kernel.jit import hash_sources
+from .simulate import warm_kernel
 
 RESULTS_DIR = Path("data/results")
 """Full results; quick ones live in its ``quick/`` folder, so a quick run never replaces them."""
@@ -182,6 +183,8 @@ def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | 
         return results
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    if context.get_start_method() == "fork":
+        warm_kernel()  # compile (or load) once here; the forked workers inherit the machine code
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(points)), mp_context=context, initializer=_die_with_parent,
                                initargs=(os.getpid(),))
     previous_term = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM: stop like SIGINT

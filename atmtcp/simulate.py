@@ -1,20 +1,28 @@
 """``simulate(run) -> xarray.Dataset``: the public wrapper around the kernel (stumpy style:
-validate, allocate, call the kernel, label the result)."""
+validate, allocate, call the kernel, label the result).
+
+xarray is imported only to label a result (:func:`to_dataset`): ``atmtcp run`` prints its
+table from :func:`counters` and so never pays for importing xarray and pandas.
+"""
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import xarray as xr
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 from . import model as m
-from .compiler import NS, Compiled, compile_run
+from .compiler import NS, Compiled, Growth, compile_run
 from .kernel import layout as L
 from .kernel import run_until_end
 from .metrics import capacity_bps, efficiency, fairness_index
 
 _GROWABLE = {L.CELL_POOL_FULL, L.PACKET_POOL_FULL, L.HEAP_FULL, L.RING_FULL, L.PEND_FULL}
-MAX_SCALE = 64
+GROWTH_STEP = 4
+MAX_GROWTH = 4 ** 6
 
 
 class KernelError(RuntimeError):
@@ -22,22 +30,43 @@ class KernelError(RuntimeError):
 
 
 def run_kernel(run: m.Run) -> Compiled:
-    """Compile and run ``run``, growing the pools and retrying when one of them is full.
+    """Compile and run ``run``, growing the resource the kernel reports full and retrying.
 
-    A retry starts the whole run again from t = 0 with larger pools, so the result does
-    not depend on the pool sizes.
+    Only that resource grows (x4: the cell or packet pool, the heap, one port's ring or
+    pending list, see :class:`atmtcp.compiler.Growth`), and the retry starts again from
+    t = 0, so the result does not depend on the sizes.
     """
-    scale = 1
+    growth = Growth()
     while True:
-        compiled = compile_run(run, scale)
+        compiled = compile_run(run, growth)
         status = run_until_end(compiled.kernel_state)
         if status == L.OK:
             return compiled
         arg = int(compiled.state.g[L.G_STATUS_ARG])
         finite_ring = status == L.RING_FULL and compiled.state.port[arg, L.P_CAPACITY] != L.INFINITE
-        if status not in _GROWABLE or finite_ring or scale >= MAX_SCALE:
-            raise KernelError(f"kernel stopped: {L.STATUS_NAMES[status]} (argument {arg}, scale {scale})")
-        scale *= 2
+        if status not in _GROWABLE or finite_ring or growth.total() >= MAX_GROWTH:
+            raise KernelError(f"kernel stopped: {L.STATUS_NAMES[status]} (argument {arg}, {growth})")
+        _grow(growth, status, compiled.port_names[arg] if status in (L.RING_FULL, L.PEND_FULL) else None)
+
+
+def _grow(growth: Growth, status: int, port: str | None) -> None:
+    if status == L.CELL_POOL_FULL:
+        growth.cells *= GROWTH_STEP
+    elif status == L.PACKET_POOL_FULL:
+        growth.packets *= GROWTH_STEP
+    elif status == L.HEAP_FULL:
+        growth.heap *= GROWTH_STEP
+    elif status == L.RING_FULL:
+        growth.rings[port] = growth.rings.get(port, 1) * GROWTH_STEP
+    else:
+        growth.pending[port] = growth.pending.get(port, 1) * GROWTH_STEP
+
+
+def warm_kernel() -> None:
+    """Compile the kernel, or load it from the disk cache, with a run of a few cells, so that
+    processes forked afterwards (``atmtcp experiment --jobs N``) do not each compile it."""
+    from .topologies import n_source_run
+    run_kernel(n_source_run(2, 1e-6, m.PortConfig(100, m.DropPolicy("epd", threshold=50)), m.TcpConfig(), 1e-4))
 
 
 def simulate(run: m.Run) -> xr.Dataset:
@@ -55,60 +84,76 @@ def cell_transmissions(compiled: Compiled) -> int:
     return total
 
 
-def _var(values, dims, units, description):
-    return xr.Variable(dims, values, {"units": units, "description": description})
+class Counter(NamedTuple):
+    """One result of a run: its values, dimensions (``source``, ``port``, ``drop_reason``
+    or none), units and description."""
+    dims: tuple[str, ...]
+    values: object
+    units: str
+    description: str
 
 
-def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
-    """Label the kernel's tables (see the variables' ``description`` attributes)."""
+def counters(run: m.Run, compiled: Compiled) -> dict[str, Counter]:
+    """The run's counters and metrics, from the kernel's tables, as plain numpy values."""
     S = compiled.state
-    n = len(run.connections)
     data = S.vc[0::2]
     conn = S.conn
     delivered = conn[:, L.C_RCV_NXT].astype(np.int64)
     goodput = delivered * 8.0 / run.duration_s
     crossing = compiled.through_bottleneck
     shared = goodput[crossing]
+    src, port = ("source",), ("port",)
+
+    def column(table, col, dims, units, description):
+        return Counter(dims, table[:, col].copy(), units, description)
+
+    return {
+        "goodput_bps": Counter(src, goodput, "bit/s", "bytes delivered in order to the receiving application x 8 / duration"),
+        "delivered_bytes": Counter(src, delivered, "byte", "bytes delivered in order to the application"),
+        "sent_bytes": column(conn, L.C_BYTES_SENT, src, "byte", "TCP payload bytes sent, retransmissions included"),
+        "segments_sent": column(conn, L.C_SEGS_SENT, src, "1", "segments sent"),
+        "retransmissions": column(conn, L.C_RETRANSMITS, src, "1", "segments sent again"),
+        "timeouts": column(conn, L.C_TIMEOUTS, src, "1", "retransmission timeouts"),
+        "fast_retransmits": column(conn, L.C_FAST_RETRANSMITS, src, "1", "fast retransmits (third duplicate ACK)"),
+        "scripted_losses": column(conn, L.C_SCRIPTED_LOSSES, src, "1",
+                                  "first transmissions lost by the run's loss script"),
+        "frames_ok": column(data, L.V_FRAMES_OK, src, "1", "data packets reassembled"),
+        "frames_bad": column(data, L.V_FRAMES_BAD, src, "1", "data frames discarded at reassembly (a cell was missing)"),
+        "cells_dropped_by_source": column(data, L.V_CELLS_DROPPED, src, "cell",
+                                          "data cells of the source dropped at any port"),
+        "full_buffer_arrivals": column(data, L.V_FULL_ARRIVALS, src, "cell",
+                                       "data cells of the source that arrived at a full buffer"),
+        "cells_in": column(S.port, L.P_CELLS_IN, port, "cell", "cells arriving at the port"),
+        "cells_out": column(S.port, L.P_CELLS_OUT, port, "cell", "cells fully transmitted"),
+        "cells_queued": column(S.port, L.P_QUEUE, port, "cell", "cells in the buffer at the end"),
+        "max_queue": column(S.port, L.P_MAX_QUEUE, port, "cell", "largest buffer occupancy"),
+        "cells_dropped": Counter(("port", "drop_reason"), S.port[:, list(L.DROP_COLUMNS)].copy(), "cell",
+                                 "cells dropped, by reason"),
+        "capacity_bps": Counter((), capacity_bps(shared, compiled.framing[crossing], compiled.bottleneck_bps),
+                                "bit/s", f"maximum TCP goodput of the bottleneck {compiled.bottleneck} "
+                                "(goyal1998 3.2: 125.2 Mbps)"),
+        "efficiency": Counter((), efficiency(shared, compiled.framing[crossing], compiled.bottleneck_bps), "1",
+                              f"goodput of the connections through {compiled.bottleneck} / capacity_bps "
+                              "(goyal1998 3.2; per connection framing, see atmtcp.metrics.efficiency)"),
+        "fairness": Counter((), fairness_index(goodput), "1", "Jain's fairness index of the goodputs"),
+        "events": Counter((), int(S.g[L.G_EVENTS]), "1", "kernel events processed"),
+        "cell_transmissions": Counter((), cell_transmissions(compiled), "cell",
+                                      "cells transmitted on all links, folded ports included"),
+    }
+
+
+def _var(values, dims, units, description):
+    import xarray as xr
+    return xr.Variable(dims, values, {"units": units, "description": description})
+
+
+def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
+    """Label the kernel's tables (see the variables' ``description`` attributes)."""
+    import xarray as xr
     ds = xr.Dataset(
-        {
-            "goodput_bps": _var(goodput, ("source",), "bit/s",
-                                "bytes delivered in order to the receiving application x 8 / duration"),
-            "delivered_bytes": _var(delivered, ("source",), "byte", "bytes delivered in order to the application"),
-            "sent_bytes": _var(conn[:, L.C_BYTES_SENT].copy(), ("source",), "byte",
-                               "TCP payload bytes sent, retransmissions included"),
-            "segments_sent": _var(conn[:, L.C_SEGS_SENT].copy(), ("source",), "1", "segments sent"),
-            "retransmissions": _var(conn[:, L.C_RETRANSMITS].copy(), ("source",), "1", "segments sent again"),
-            "timeouts": _var(conn[:, L.C_TIMEOUTS].copy(), ("source",), "1", "retransmission timeouts"),
-            "fast_retransmits": _var(conn[:, L.C_FAST_RETRANSMITS].copy(), ("source",), "1",
-                                     "fast retransmits (third duplicate ACK)"),
-            "scripted_losses": _var(conn[:, L.C_SCRIPTED_LOSSES].copy(), ("source",), "1",
-                                    "first transmissions lost by the run's loss script"),
-            "frames_ok": _var(data[:, L.V_FRAMES_OK].copy(), ("source",), "1", "data packets reassembled"),
-            "frames_bad": _var(data[:, L.V_FRAMES_BAD].copy(), ("source",), "1",
-                               "data frames discarded at reassembly (a cell was missing)"),
-            "cells_dropped_by_source": _var(data[:, L.V_CELLS_DROPPED].copy(), ("source",), "cell",
-                                            "data cells of the source dropped at any port"),
-            "full_buffer_arrivals": _var(data[:, L.V_FULL_ARRIVALS].copy(), ("source",), "cell",
-                                         "data cells of the source that arrived at a full buffer"),
-            "cells_in": _var(S.port[:, L.P_CELLS_IN].copy(), ("port",), "cell", "cells arriving at the port"),
-            "cells_out": _var(S.port[:, L.P_CELLS_OUT].copy(), ("port",), "cell", "cells fully transmitted"),
-            "cells_queued": _var(S.port[:, L.P_QUEUE].copy(), ("port",), "cell", "cells in the buffer at the end"),
-            "max_queue": _var(S.port[:, L.P_MAX_QUEUE].copy(), ("port",), "cell", "largest buffer occupancy"),
-            "cells_dropped": _var(S.port[:, list(L.DROP_COLUMNS)].copy(), ("port", "drop_reason"), "cell",
-                                  "cells dropped, by reason"),
-            "capacity_bps": _var(capacity_bps(shared, compiled.framing[crossing], compiled.bottleneck_bps), (),
-                                 "bit/s", f"maximum TCP goodput of the bottleneck {compiled.bottleneck} "
-                                 "(goyal1998 3.2: 125.2 Mbps)"),
-            "efficiency": _var(efficiency(shared, compiled.framing[crossing], compiled.bottleneck_bps), (), "1",
-                               f"goodput of the connections through {compiled.bottleneck} / capacity_bps "
-                               "(goyal1998 3.2; per connection framing, see atmtcp.metrics.efficiency)"),
-            "fairness": _var(fairness_index(goodput), (), "1", "Jain's fairness index of the goodputs"),
-            "events": _var(int(S.g[L.G_EVENTS]), (), "1", "kernel events processed"),
-            "cell_transmissions": _var(cell_transmissions(compiled), (), "cell",
-                                       "cells transmitted on all links, folded ports included"),
-        },
+        {name: _var(c.values, c.dims, c.units, c.description) for name, c in counters(run, compiled).items()},
         coords={
-            "source": np.arange(n),
+            "source": np.arange(len(run.connections)),
             "port": compiled.port_names,
             "drop_reason": list(L.DROP_REASON_NAMES),
         },

@@ -10,7 +10,7 @@ import pytest
 import atmtcp
 from atmtcp import model as m
 from atmtcp.compiler import cell_time_ns, compile_run
-from atmtcp.experiments.common import CELL_ASSUMPTIONS, goyal_run
+from atmtcp.scenarios import CELL_ASSUMPTIONS, goyal_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import alloc_packet, channel_pop, channel_push
 from atmtcp.kernel.held_ports import accept_held, admit_held, enqueue, port_event, unpack_cell

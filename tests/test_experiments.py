@@ -9,7 +9,8 @@ import xarray as xr
 
 from atmtcp import model as m
 from atmtcp.experiments import EXPERIMENTS
-from atmtcp.experiments.common import NETWORKS, goyal_run, grid, policy_config
+from atmtcp.experiments.common import grid
+from atmtcp.scenarios import NETWORKS, goyal_run, policy_config
 from atmtcp.experiments.goyal1998 import SACK_BOUND_WINDOW, sack_bound, sack_bound_points, sack_bound_rtts
 from atmtcp.runner import assemble, build_dataset, load_results, result_path, run_experiment, write_atomically
 

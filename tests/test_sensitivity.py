@@ -4,7 +4,7 @@ import pytest
 import xarray as xr
 
 from atmtcp import sensitivity
-from atmtcp.experiments.common import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
+from atmtcp.scenarios import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
 from atmtcp.experiments.goyal1998 import QUICK_ASSUMPTIONS, sensitivity_points
 from atmtcp.reference import load_reference
 

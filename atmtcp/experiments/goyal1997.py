@@ -2,7 +2,7 @@
 
 The LAN/WAN tables of the slides are goyal1998's Tables 6-9 (see :mod:`.goyal1998`).
 The satellite parameters and the choices behind them are in
-:data:`atmtcp.experiments.common.NETWORKS` (``"satellite"``).
+:data:`atmtcp.scenarios.NETWORKS` (``"satellite"``).
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import xarray as xr
 from .. import model as m
 from ..simulate import simulate
 from ..topologies import n_source_network
-from .common import NETWORKS, Experiment, cwnd_trace, goyal_parameters, goyal_run, run_summary
+from ..scenarios import NETWORKS, goyal_parameters, goyal_run
+from .common import Experiment, cwnd_trace, run_summary
 from .goyal1998 import SACK_POLICIES, same_runs_as
 
 

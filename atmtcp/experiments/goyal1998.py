@@ -1,7 +1,7 @@
 """goyal1998: "Improving the performance of TCP over the ATM-UBR service".
 
 Every target of shared/REPRODUCTION.md whose id starts with ``goyal1998.``. Choices the
-paper leaves open are written where they are made (see also :mod:`.common`):
+paper leaves open are written where they are made (see also :mod:`atmtcp.scenarios`):
 
 - Tables 1-7: all sources start at t = 0 (seed 0, the paper's "worst case"); seeds 1-3
   add a uniform start jitter in [0, 10 ms) to show how much of a number is
@@ -24,10 +24,10 @@ import xarray as xr
 from .. import model as m
 from ..simulate import simulate
 from ..topologies import n_source_network
-from .common import (
-    BUFFER_FACTORS, CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS, Experiment, buffer_cells, cwnd_trace,
-    goyal_parameters, goyal_run, grid, run_summary, summarize, with_buffer_cells,
+from ..scenarios import (
+    BUFFER_FACTORS, CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS, buffer_cells, goyal_parameters, goyal_run,
 )
+from .common import Experiment, cwnd_trace, grid, run_summary, summarize, with_buffer_cells
 
 TABLE_POLICIES = ("ubr", "epd", "selective_drop", "fba")
 SACK_POLICIES = ("ubr", "epd", "selective_drop")
@@ -353,6 +353,6 @@ EXPERIMENTS = [
                "UBR and EPD columns of Tables 1, 2, 4, 5 under each cell-contention assumption",
                sensitivity_points, sensitivity_run,
                notes="buffer 'small'/'large': 1000/3000 cells (LAN), 12000/36000 cells (WAN); "
-                     "assumptions: atmtcp.experiments.common.CELL_ASSUMPTIONS"),
+                     "assumptions: atmtcp.scenarios.CELL_ASSUMPTIONS"),
 ]
 EXPERIMENTS = [replace(e, parameters=goyal_parameters) for e in EXPERIMENTS]

@@ -1,0 +1,138 @@
+"""goyal1998's N-source configuration: the networks, the cell-contention assumptions, the
+switch port of each drop-policy column, and :func:`goyal_run`, one grid point's run.
+
+Plain model building (no numba, no xarray), shared by the experiments of goyal1998 and
+goyal1997, ``atmtcp run`` and ``atmtcp bench``.
+"""
+from __future__ import annotations
+
+from . import model as m
+from .topologies import n_source_run
+
+
+NETWORKS = {
+    # goyal1998 3.1: link delay, receiver window, run duration
+    "lan": {"delay_s": 5e-6, "rcv_wnd": 65535, "duration_s": 10.0, "buffers": (1000, 3000)},
+    "wan": {"delay_s": 5e-3, "rcv_wnd": 600000, "duration_s": 20.0, "buffers": (12000, 36000)},
+    # goyal1997 slides: MSS 9180, window "34000 x 8" read as 34000 << 8 (RFC 1323 scale 8:
+    # 8704000 bytes; 34000 x 8 = 272000 bytes could never fill the buffers of "1 to 3 times
+    # RTT"), buffers 200000 and 600000 cells. The slides give no delays: a geostationary
+    # SW1-SW2 hop of 275 ms one way with 5 ms access links makes the propagation RTT 570 ms,
+    # whose bandwidth-delay product (209000 cells) matches "1 RTT" = 200000 cells. No
+    # duration is given: 50 s, about 90 RTTs.
+    "satellite": {"delay_s": 5e-3, "trunk_delay_s": 0.275, "rcv_wnd": 34000 << 8, "mss": 9180,
+                  "duration_s": 50.0, "buffers": (200000, 600000)},
+}
+BUFFER_FACTORS = (1, 3)
+"""The two buffers of every table row, as multiples of the network's first (about 1 and 3 RTT
+in the WAN and satellite networks)."""
+
+
+def buffer_cells(network: str, factor: int) -> int:
+    """The switch buffer of ``network`` at ``factor`` times its smaller table buffer."""
+    return int(factor) * NETWORKS[network]["buffers"][0]
+
+
+QUICK_DURATION_S = {"lan": 1.0, "wan": 2.0, "satellite": 6.0}
+JITTER_S = 0.01
+"""Start-time spread of the seeded runs (seed > 0). Seed 0 is the paper's setup, all
+sources starting at t = 0 (goyal1998 3.1: "a worst case scenario")."""
+
+
+CELL_TIME_S = 53 * 8 / m.OC3_BPS
+"""One cell time at 155.52 Mbit/s (2.73 us)."""
+
+CELL_ASSUMPTIONS = {
+    # name: (slotted switch ports, randomized tail drop, ATM over SONET, access-link CDV in s)
+    "deterministic": (False, False, False, 0.0),
+    "randomized_tail": (False, True, False, 0.0),
+    "sonet": (False, False, True, 0.0),
+    "cdv": (False, False, False, CELL_TIME_S),
+    "slotted": (True, False, False, 0.0),
+    "slotted_randomized_tail": (True, True, False, 0.0),
+    "sonet_cdv": (False, False, True, CELL_TIME_S),
+    "all": (True, True, True, CELL_TIME_S),
+}
+HEADLINE_CONTENTION = "slotted"
+"""The assumption of the goyal1998/goyal1997 headline runs, chosen from the evidence of
+``goyal1998.ubr_sensitivity`` (README, "Modelling choices"): the paper's Table 2 gives plain
+UBR a LAN fairness of 0.31-0.97, never the exact 1/N that phase lock produces, so its
+simulator let cells contend for a freed buffer place without a fixed winner; of the
+assumptions that do, slotted switch ports keep the 155.52 Mbit/s links and C = 125.2 Mbit/s
+of section 3.2, add no delay variation (goyal1997: "delay variation = 0") and no drop rule
+the paper does not state, and come closest to Tables 1, 2, 4, 5 (mean |difference| 0.062
+against 0.138 deterministic)."""
+
+"""How cells contend at a switch (issue 6; see :class:`atmtcp.model.PortConfig`,
+:attr:`atmtcp.model.Network.sonet`, :attr:`atmtcp.model.Link.cdv_s`). Randomized tail
+drop applies to plain tail drop (UBR) only. The cell delay variation, on the sources'
+access links, is at most one cell time: enough for the phases of equal-rate cell streams
+to drift, far below every other delay of the papers' networks."""
+
+
+def cell_contention(name: str, owner: str = "goyal_run", field: str = "assumption") -> tuple:
+    """``(slotted, randomized_tail, sonet, access_cdv_s)`` of the assumption ``name`` in
+    :data:`CELL_ASSUMPTIONS`; a :class:`~atmtcp.model.ModelError` on ``owner.field`` otherwise."""
+    if name not in CELL_ASSUMPTIONS:
+        raise m.ModelError(owner, field, name, f"one of {tuple(CELL_ASSUMPTIONS)}")
+    return CELL_ASSUMPTIONS[name]
+
+
+def goyal_parameters(quick: bool) -> dict:
+    """The fixed parameters of goyal_run, as flat attributes (see :class:`Experiment`)."""
+    out = {"mss_bytes": 512, "aal5_overhead_bytes": m.Aal5Config().overhead_bytes,
+           "cell_contention": HEADLINE_CONTENTION, "start_jitter_s_for_seeds_above_0": JITTER_S,
+           "epd_threshold": "buffer - max(200, N x cells per packet) cells",
+           "selective_drop_fba_threshold": "0.9 x buffer", "timer_granularity_s": m.TcpConfig().granularity_s}
+    for network, params in NETWORKS.items():
+        out[f"{network}_link_delay_s"] = params["delay_s"]
+        out[f"{network}_rcv_wnd_bytes"] = params["rcv_wnd"]
+        out[f"{network}_duration_s"] = QUICK_DURATION_S[network] if quick else params["duration_s"]
+        if "mss" in params:
+            out[f"{network}_mss_bytes"] = params["mss"]
+        if "trunk_delay_s" in params:
+            out[f"{network}_trunk_delay_s"] = params["trunk_delay_s"]
+    return out
+
+
+def policy_config(policy: str, buffer: int | None, sources: int, packet_cells: int,
+                  r_fraction: float = 0.9, z: float = 0.8, slotted: bool = False,
+                  randomized_tail: bool = False) -> m.PortConfig:
+    """The switch port of goyal1998 section 4 for a policy column.
+
+    EPD: threshold = buffer - 200 cells when a packet is 12 cells (4.1: "200 cells are
+    enough to hold one packet each from all 15 TCP connections"), in general buffer -
+    N x packet size (4.1: "the threshold R should be set to the buffer size - N x the
+    maximum packet size"), at least 200. Selective Drop and FBA: R = 0.9 K, Z = 0.8
+    (section 7: "the values of R and Z are chosen to be 0.9 and 0.8"). ``slotted`` and
+    ``randomized_tail`` are the cell-contention options of :class:`atmtcp.model.PortConfig`
+    (randomized tail drop only where the policy is plain tail drop).
+    """
+    if buffer is None:
+        return m.PortConfig(None, m.DropPolicy("tail"), slotted=slotted)
+    if policy == "ubr":
+        return m.PortConfig(buffer, m.DropPolicy("tail"), randomized_tail=randomized_tail, slotted=slotted)
+    if policy == "epd":
+        reserve = max(200, sources * packet_cells)
+        return m.PortConfig(buffer, m.DropPolicy("epd", threshold=max(1, buffer - reserve)), slotted=slotted)
+    threshold = int(round(r_fraction * buffer))
+    return m.PortConfig(buffer, m.DropPolicy(policy, threshold=threshold, z=z), slotted=slotted)
+
+
+def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: str, seed: int,
+              quick: bool, mss: int = 512, rcv_wnd: int | None = None, duration_s: float | None = None,
+              r_fraction: float = 0.9, z: float = 0.8, trace: m.TraceConfig | None = None,
+              link_delay_s: float | None = None, assumption: str = HEADLINE_CONTENTION) -> m.Run:
+    """A goyal1998 N-source run for one grid point (seed 0: no start jitter), with the
+    cell-contention ``assumption`` named in :data:`CELL_ASSUMPTIONS`."""
+    slotted, randomized_tail, sonet, cdv_s = cell_contention(assumption)
+    params = NETWORKS[network]
+    duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
+    mss = params.get("mss", mss)
+    tcp_config = m.TcpConfig(tcp, mss=mss, rcv_wnd=rcv_wnd or params["rcv_wnd"])
+    packet_cells = -(-(mss + m.Aal5Config().overhead_bytes) // 48)
+    port = policy_config(policy, buffer, sources, packet_cells, r_fraction, z, slotted, randomized_tail)
+    jitter = JITTER_S if seed > 0 else 0.0
+    return n_source_run(sources, link_delay_s if link_delay_s is not None else params["delay_s"],
+                        port, tcp_config, duration, seed, jitter, trace,
+                        trunk_delay_s=params.get("trunk_delay_s"), access_cdv_s=cdv_s, sonet=sonet)

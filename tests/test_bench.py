@@ -1,0 +1,42 @@
+"""``atmtcp bench``: the history it keeps and the whole-process timing (a benchmark, not a test
+of speed: these check that the numbers are measured and recorded, not how large they are)."""
+import json
+import sys
+
+from atmtcp import bench
+from atmtcp.cli import main
+
+
+def test_record_sitting_appends_one_json_line_with_commit_and_machine(tmp_path):
+    path = tmp_path / "history.jsonl"
+    bench.record_sitting([{"scenario": "a", "wall_s": 0.5}], path)
+    bench.record_sitting([{"scenario": "a", "wall_s": 0.4}], path, kind="process")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["rows"][0]["wall_s"] for line in lines] == [0.5, 0.4]
+    assert [line["kind"] for line in lines] == ["kernel", "process"]
+    assert lines[0]["commit"] and lines[0]["machine"]["cores"] >= 1 and "numba" in lines[0]["machine"]
+
+
+def test_time_process_measures_cpu_and_memory_of_the_child():
+    """A child that spins for about 0.2 s of CPU and holds 50 MB is measured as such."""
+    spin = "import time; x = bytearray(50 * 2**20); t = time.process_time()\nwhile time.process_time() - t < 0.2: pass"
+    row = bench.time_process([sys.executable, "-c", spin])
+    assert row["cpu_s"] >= 0.2 and row["wall_s"] >= row["cpu_s"] * 0.5
+    assert row["max_rss_mb"] >= 50
+
+
+def test_compare_processes_alternates_and_reports_ratios():
+    order = []
+    fast = [sys.executable, "-c", "pass"]
+    rows = bench.compare_processes({"first": fast, "second": fast}, repeat=3, printer=order.append)
+    assert [r["command"] for r in rows] == ["first", "second"] and rows[0]["repeat"] == 3
+    assert order[0].startswith("whole process, median of 3") and len(order) == 5
+
+
+def test_bench_process_with_a_peer_records_a_process_sitting(tmp_path, capsys):
+    history = tmp_path / "h.jsonl"
+    code = main(["bench", "--process", "--repeat", "1", "--peer", "true", "--history", str(history)])
+    assert code == 0
+    entry = json.loads(history.read_text())
+    assert entry["kind"] == "process" and [r["command"].split()[0] for r in entry["rows"]] == ["atmtcp", "true"]
+    assert "wall / first" in capsys.readouterr().out
