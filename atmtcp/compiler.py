@@ -28,6 +28,17 @@ NS = 1_000_000_000
 INITIAL_INFINITE_RING = 16384
 """Cells an infinite buffer's ring holds at first, at most (less where the windows crossing
 the port bound its queue lower); it grows when full (see :class:`Growth`)."""
+UNBOUNDED_CELLS_IN_POOL = 1 << 20
+"""At most this many cells of the initial cell pool are set aside for the cells that wait
+in infinite buffers (each bounded by the windows that cross it) and travel on the links
+(delay / cell time per channel). With thousands of sources these bounds add up to far more
+than is ever in flight; the pool grows when it fills (:class:`Growth`). goyal1998's and
+goyal1997's runs stay below it."""
+PACKETS_IN_POOL = 1 << 18
+"""At most this many packets in the initial packet pool (which also grows when full)."""
+RINGLESS_POLICIES = ("tail", "ppd", "epd")
+"""Policies that read only the buffer occupancy: their lazy ports keep no per-cell ring
+(:mod:`atmtcp.kernel.ports`)."""
 
 
 @dataclass
@@ -264,11 +275,13 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         for name in route:
             if name in demand:
                 demand[name] += 2 * _window_cells(tcp, per_seg)
-    ring_cap = []
+    queue_bound, ring_cap = [], []
     for name in kernel_ports:
-        k = specs[name].config.buffer_cells
-        ring_cap.append(k if k is not None else
-                        min(demand[name], INITIAL_INFINITE_RING) * growth.rings.get(name, 1) + 64)
+        spec = specs[name]
+        k = spec.config.buffer_cells
+        bound = k if k is not None else min(demand[name], INITIAL_INFINITE_RING) * growth.rings.get(name, 1) + 64
+        queue_bound.append(bound)
+        ring_cap.append(bound if spec.held or spec.config.policy.kind not in RINGLESS_POLICIES else 0)
     ring_base = np.concatenate([[0], np.cumsum(ring_cap)[:-1]]).astype(np.int64)
 
     port = np.zeros((n_port, L.P_NFIELDS), np.int64)
@@ -309,6 +322,8 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     vc_port = np.full((n_vc, max_hops), -1, np.int64)
     vc_chan = np.full((n_vc, max_hops), -1, np.int64)
     vc_delay = np.zeros((n_vc, max_hops), np.int64)
+    vc_pv = np.full((n_vc, max_hops), -1, np.int64)
+    pv_vc: list[int] = []  # (port, VC) slots: one per hop of each VC at a simulated port
     channels: dict[tuple, int] = {}
     chan_dst: list[int] = []
     chan_cdv: list[int] = []
@@ -328,6 +343,8 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
             pending_cdv += specs[name].cdv_ns
         for h, name in enumerate(hops):
             vc_port[v, h] = index[name]
+            vc_pv[v, h] = len(pv_vc)
+            pv_vc.append(v)
             if h + 1 < len(hops):
                 vc_delay[v, h] = delays[h]
                 key = (index[name], index[hops[h + 1]], delays[h], cdvs[h])
@@ -395,18 +412,18 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         connf[c, L.F_SSTHRESH] = float(ssthresh)
 
     # --- pools, heap, traces
-    pool = sum(ring_cap) + 4096  # a cell waits in a channel while queued or on the wire
-    for (up, _dst, delay, _cdv) in channels:
-        pool += delay // max(1, port[up, L.P_CELL_NS]) + 2
-    pool *= growth.cells
+    finite = sum(b for name, b in zip(kernel_ports, queue_bound) if specs[name].config.buffer_cells is not None)
+    infinite = sum(queue_bound) - finite
+    on_wire = sum(delay // max(1, port[up, L.P_CELL_NS]) + 2 for (up, _dst, delay, _cdv) in channels)
+    pool = (finite + min(infinite + on_wire, UNBOUNDED_CELLS_IN_POOL) + 4096) * growth.cells
     segments = sum(c.tcp.rcv_wnd // c.tcp.mss + 2 for c in run.connections)
-    packet_pool = min(pool, (4 * segments + 4096) * growth.packets)
+    packet_pool = min(pool, (min(4 * segments, PACKETS_IN_POOL) + 4096) * growth.packets)
     n_trace = run.trace.max_records if trace_set else 0
     n_droplog = run.trace.max_records if traced else 0
     n_samples = int(run.duration_s / run.trace.sample_interval_s) + 1 if traced else 0
     _check_memory(8 * (pool * L.E_NFIELDS + packet_pool * L.K_NFIELDS + 3 * sum(ring_cap)
                        + n_trace * 4 + n_droplog * 4 + n_samples * 2 * len(traced))
-                  + 2 * n_conn * sb_cap + 8 * 2 * n_port * n_vc)
+                  + 2 * n_conn * sb_cap + 8 * 3 * len(pv_vc))
     cell = np.zeros((pool, L.E_NFIELDS), np.int64)
     cell[:, L.E_NEXT] = np.arange(1, pool + 1)
     cell[-1, L.E_NEXT] = -1
@@ -435,8 +452,9 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         sb=np.zeros((n_conn, sb_cap), np.uint8), rb=np.zeros((n_conn, sb_cap), np.uint8),
         vc=vc, vc_port=vc_port, vc_chan=vc_chan, vc_delay=vc_delay,
         port=port, portf=portf,
-        pv_count=np.zeros((n_port, n_vc), np.int64), pv_state=np.zeros((n_port, n_vc), np.int64),
-        ring_vc=np.zeros(int(sum(ring_cap)), np.int64), ring_t=np.zeros(int(sum(ring_cap)), np.int64),
+        vc_pv=vc_pv, pv_vc=np.array(pv_vc, np.int64),
+        pv_count=np.zeros(len(pv_vc), np.int64), pv_state=np.zeros(len(pv_vc), np.int64),
+        ring_pv=np.zeros(int(sum(ring_cap)), np.int64), ring_t=np.zeros(int(sum(ring_cap)), np.int64),
         ring_cell=np.zeros(int(sum(ring_cap)) if port[:, L.P_HELD].any() else 0, np.int64),
         pend=np.zeros((pend_rows, L.PE_NFIELDS), np.int64),
         chan=chan, cell=cell, pkt=pkt,

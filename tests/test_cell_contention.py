@@ -39,7 +39,7 @@ def held_cells(compiled, p):
     for i in range(port[L.P_RING_LEN]):
         slot = port[L.P_RING_BASE] + (port[L.P_RING_HEAD] + i) % port[L.P_RING_CAP]
         k, _, idx = unpack_cell(S.ring_cell[slot])
-        out.append((int(S.ring_vc[slot]), int(k), int(idx)))
+        out.append((int(S.pv_vc[S.ring_pv[slot]]), int(k), int(idx)))
     return out
 
 

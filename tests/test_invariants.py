@@ -142,3 +142,31 @@ def test_invariants_property(n, buffer_cells, policy, flavor, seed, jitter):
     run = run_lan(n, buffer_cells, policy, flavor, 0.3, seed=seed, jitter=jitter)
     ds = atmtcp.simulate(run)
     check_invariants(run, ds, policy, buffer_cells)
+
+
+def test_ringless_queue_count_equals_the_per_cell_ring():
+    """A tail-drop port counts its queue from ``busy_until`` alone (no per-cell ring); a Selective
+    Drop port with a threshold it never reaches keeps a ring of departure times and admits the
+    same cells. Both must see the same queue at every sample and the same counts at the end."""
+    def run(kind):
+        policy = m.DropPolicy(kind, threshold=10**7 if kind != "tail" else None)
+        return atmtcp.simulate(n_source_run(5, 5e-6, m.PortConfig(None, policy), m.TcpConfig("reno"), 0.2,
+                                            trace=m.TraceConfig(ports=(BOTTLENECK,), sample_interval_s=1e-4)))
+    tail, sd = run("tail"), run("selective_drop")
+    np.testing.assert_array_equal(tail.queue_cells.values, sd.queue_cells.values)
+    np.testing.assert_array_equal(tail.departed_cells.values, sd.departed_cells.values)
+    for name in ("cells_in", "cells_out", "cells_queued", "max_queue"):
+        np.testing.assert_array_equal(tail[name].values, sd[name].values, err_msg=name)
+    assert int(tail.max_queue.sel(port=BOTTLENECK)) > 100  # the queue did build up
+
+
+def test_only_per_vc_policies_and_held_ports_keep_a_ring():
+    """The compiler gives a lazy port a ring only where its policy reads per-VC occupancy."""
+    from atmtcp.compiler import compile_run
+    from atmtcp.kernel import layout as L
+    for kind, slotted, ring in (("tail", False, False), ("epd", False, False), ("ppd", False, False),
+                                ("selective_drop", False, True), ("fba", False, True), ("epd", True, True)):
+        port = m.PortConfig(1000, m.DropPolicy(kind), slotted=slotted)
+        compiled = compile_run(n_source_run(3, 5e-6, port, m.TcpConfig(), 0.01))
+        bottleneck = compiled.port_names.index(BOTTLENECK)
+        assert (compiled.state.port[bottleneck, L.P_RING_CAP] > 0) == ring, (kind, slotted)

@@ -144,24 +144,25 @@ def log_drop(S, t, p, v, reason):
 
 # --- admission decision, drops, forwarding --------------------------------------------------------
 @jit_inline
-def port_decision(S, p, v, k, idx):
-    """Count cell ``idx`` of packet ``k`` (VC ``v``) into port ``p`` and decide it with the
-    port's policy (:func:`atmtcp.kernel.policies.cell_decision`); updates the VC's discard
-    state and counts an arrival that finds the buffer full. Returns ACCEPT or a drop reason."""
+def port_decision(S, p, v, pv, k, idx):
+    """Count cell ``idx`` of packet ``k`` (VC ``v``, (port, VC) slot ``pv``) into port ``p``
+    and decide it with the port's policy (:func:`atmtcp.kernel.policies.cell_decision`);
+    updates the VC's discard state and counts an arrival that finds the buffer full.
+    Returns ACCEPT or a drop reason."""
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
     portf = ftab(S, T_PORTF)
-    pv_count = itab(S, T_PV_COUNT)
-    pv_state = itab(S, T_PV_STATE)
+    pv_count = ivec(S, T_PV_COUNT)
+    pv_state = ivec(S, T_PV_STATE)
     vc = itab(S, T_VC)
     port[p, P_CELLS_IN] += 1
     x = port[p, P_QUEUE]
     decision, state = cell_decision(
-        port[p, P_POLICY], port[p, P_KEEP_EOM], pv_state[p, v], x,
-        port[p, P_CAPACITY], port[p, P_THRESHOLD], portf[p, PF_Z], pv_count[p, v],
+        port[p, P_POLICY], port[p, P_KEEP_EOM], pv_state[pv], x,
+        port[p, P_CAPACITY], port[p, P_THRESHOLD], portf[p, PF_Z], pv_count[pv],
         port[p, P_ACTIVE_VCS], idx == 0, idx == pkt[k, K_NCELLS] - 1,
     )
-    pv_state[p, v] = state
+    pv_state[pv] = state
     if decision != ACCEPT and x >= port[p, P_CAPACITY]:
         # every arrival at a full buffer is refused here (randomized tail drop may still let
         # it in by dropping another cell), so counting on this branch keeps the path of an

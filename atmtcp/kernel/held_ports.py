@@ -21,7 +21,7 @@ port this path instead (``P_HELD``):
   manner"; open slotted cell-level simulators resolve contention the same way.
 
 All random choices draw from the run's seeded stream (:mod:`atmtcp.kernel.rng`).
-A held cell is stored as ``(VC, packet << 24 | hop << 16 | cell index)``.
+A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell index)``.
 """
 from .cells import drop_cell, forward_cell, port_decision
 from .heap import heap_push, next_seq
@@ -33,7 +33,7 @@ from .layout import (
     PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, RING_FULL,
 )
 from .rng import random_below
-from .state import itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_RING_CELL, T_RING_VC
+from .state import itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_VC, T_RING_CELL, T_RING_PV, T_VC_PV
 
 
 @jit_inline
@@ -69,36 +69,37 @@ def enqueue(S, p, v, hop, k, idx):
     """Append a cell at the tail of port ``p``; False (status set) if the ring is full."""
     g = ivec(S, T_G)
     port = itab(S, T_PORT)
-    pv_count = itab(S, T_PV_COUNT)
+    pv_count = ivec(S, T_PV_COUNT)
     ring_cell = ivec(S, T_RING_CELL)
-    ring_vc = ivec(S, T_RING_VC)
+    pv = itab(S, T_VC_PV)[v, hop]
     n = port[p, P_RING_LEN]
     if n == port[p, P_RING_CAP]:
         g[G_STATUS] = RING_FULL
         g[G_STATUS_ARG] = p
         return False
     slot = ring_slot(S, p, n)
-    ring_vc[slot] = v
+    ivec(S, T_RING_PV)[slot] = pv
     ring_cell[slot] = pack_cell(k, hop, idx)
     port[p, P_RING_LEN] = n + 1
     port[p, P_QUEUE] += 1
     if port[p, P_QUEUE] > port[p, P_MAX_QUEUE]:
         port[p, P_MAX_QUEUE] = port[p, P_QUEUE]
-    if pv_count[p, v] == 0:
+    if pv_count[pv] == 0:
         port[p, P_ACTIVE_VCS] += 1
-    pv_count[p, v] += 1
+    pv_count[pv] += 1
     return True
 
 
 @jit
-def unlink(S, p, v):
-    """Bookkeeping for a cell of VC ``v`` leaving port ``p``'s buffer (sent or dropped)."""
+def unlink(S, p, pv):
+    """Bookkeeping for a cell of (port, VC) slot ``pv`` leaving port ``p``'s buffer (sent or
+    dropped)."""
     port = itab(S, T_PORT)
-    pv_count = itab(S, T_PV_COUNT)
+    pv_count = ivec(S, T_PV_COUNT)
     port[p, P_RING_LEN] -= 1
     port[p, P_QUEUE] -= 1
-    pv_count[p, v] -= 1
-    if pv_count[p, v] == 0:
+    pv_count[pv] -= 1
+    if pv_count[pv] == 0:
         port[p, P_ACTIVE_VCS] -= 1
 
 
@@ -107,18 +108,18 @@ def drop_queued(S, p, position, t):
     """Discard the held cell at ``position`` and close the gap: the cells behind it move up
     one place, so the order of the kept cells does not change."""
     ring_cell = ivec(S, T_RING_CELL)
-    ring_vc = ivec(S, T_RING_VC)
+    ring_pv = ivec(S, T_RING_PV)
     port = itab(S, T_PORT)
     slot = ring_slot(S, p, position)
-    v = ring_vc[slot]
+    pv = ring_pv[slot]
     k, _, _ = unpack_cell(ring_cell[slot])
     for i in range(position, port[p, P_RING_LEN] - 1):
         here = ring_slot(S, p, i)
         behind = ring_slot(S, p, i + 1)
-        ring_vc[here] = ring_vc[behind]
+        ring_pv[here] = ring_pv[behind]
         ring_cell[here] = ring_cell[behind]
-    unlink(S, p, v)
-    drop_cell(S, p, v, k, DROP_OVERFLOW, t)
+    unlink(S, p, pv)
+    drop_cell(S, p, ivec(S, T_PV_VC)[pv], k, DROP_OVERFLOW, t)
 
 
 @jit
@@ -142,7 +143,7 @@ def randomized_tail(S, p, t):
 def accept_held(S, p, v, hop, k, idx, t):
     """Decide a cell at held port ``p`` now and hold it if admitted; False if it was not."""
     port = itab(S, T_PORT)
-    decision = port_decision(S, p, v, k, idx)
+    decision = port_decision(S, p, v, itab(S, T_VC_PV)[v, hop], k, idx)
     if decision == DROP_OVERFLOW and port[p, P_FAN_IN] > 0 and randomized_tail(S, p, t):
         decision = ACCEPT
     if decision != ACCEPT:
@@ -183,13 +184,13 @@ def send_head(S, p, t):
     """The cell at the head of held port ``p`` finishes its transmission at ``t``."""
     port = itab(S, T_PORT)
     ring_cell = ivec(S, T_RING_CELL)
-    ring_vc = ivec(S, T_RING_VC)
     slot = ring_slot(S, p, 0)
-    v = ring_vc[slot]
+    pv = ivec(S, T_RING_PV)[slot]
+    v = ivec(S, T_PV_VC)[pv]
     k, hop, idx = unpack_cell(ring_cell[slot])
     head = port[p, P_RING_HEAD] + 1
     port[p, P_RING_HEAD] = 0 if head == port[p, P_RING_CAP] else head
-    unlink(S, p, v)
+    unlink(S, p, pv)
     port[p, P_CELLS_OUT] += 1
     forward_cell(S, v, hop, k, idx, t)
 

@@ -2,10 +2,17 @@
 
 A plain FIFO port is served at a constant cell time, so a cell's departure time is fixed
 the moment it is admitted: ``depart = max(arrival, busy_until) + cell_time``. Such a port
-therefore never schedules a departure event: it keeps a ring of ``(VC, departure time)``
-for the cells it holds, :func:`drain` retires the ones whose departure is over before the
-buffer state is read, and the cell is forwarded (put on the next hop's channel with its
-departure time) at once. This is exact for FIFO service without removal of queued cells.
+therefore never schedules a departure event: :func:`drain` retires the cells whose
+departure is over before the buffer state is read, and the cell is forwarded (put on the
+next hop's channel with its departure time) at once. This is exact for FIFO service
+without removal of queued cells.
+
+The cells still queued at ``t`` are those departing after ``t``, and they depart one cell
+time apart, back from ``busy_until``: ``ceil((busy_until - t) / cell_time)`` of them. A
+port whose policy reads only that number (tail drop, PPD, EPD) keeps nothing per cell
+(``P_RING_CAP = 0``). A policy that reads each VC's share of the buffer (Selective Drop,
+FBA) needs to know whose cells leave, so its port keeps a ring of ``((port, VC) slot,
+departure time)`` per queued cell.
 
 A discipline that removes or reorders cells after their arrival (randomized tail drop,
 slotted service with a random order of a slot's arrivals; later drop from front) makes
@@ -24,7 +31,9 @@ from .layout import (
     P_CELLS_OUT, P_HELD, P_MAX_QUEUE, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD,
     P_RING_LEN, P_TRACE, RING_FULL, V_CELLS_SENT,
 )
-from .state import itab, ivec, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_QSAMPLE, T_RING_T, T_RING_VC, T_VC, T_VC_PORT
+from .state import (
+    itab, ivec, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC, T_VC_PORT, T_VC_PV,
+)
 
 
 @jit_inline
@@ -32,18 +41,26 @@ def drain(S, p, t):
     """Retire the cells of lazy FIFO port ``p`` whose transmission has ended by time ``t``
     (not for held ports, which retire their cells by their own departure events)."""
     port = itab(S, T_PORT)
-    pv_count = itab(S, T_PV_COUNT)
+    if port[p, P_RING_CAP] == 0:
+        left = port[p, P_BUSY_UNTIL] - t
+        queued = (left + port[p, P_CELL_NS] - 1) // port[p, P_CELL_NS] if left > 0 else 0
+        gone = port[p, P_QUEUE] - queued
+        if gone > 0:
+            port[p, P_QUEUE] = queued
+            port[p, P_CELLS_OUT] += gone
+        return
+    pv_count = ivec(S, T_PV_COUNT)
     ring_t = ivec(S, T_RING_T)
-    ring_vc = ivec(S, T_RING_VC)
+    ring_pv = ivec(S, T_RING_PV)
     n = port[p, P_RING_LEN]
     head = port[p, P_RING_HEAD]
     base = port[p, P_RING_BASE]
     cap = port[p, P_RING_CAP]
     gone = 0
     while gone < n and ring_t[base + head] <= t:
-        v = ring_vc[base + head]
-        y = pv_count[p, v] - 1
-        pv_count[p, v] = y
+        pv = ring_pv[base + head]
+        y = pv_count[pv] - 1
+        pv_count[pv] = y
         if y == 0:
             port[p, P_ACTIVE_VCS] -= 1
         head += 1
@@ -62,37 +79,56 @@ def admit_lazy(S, p, v, hop, k, idx, t):
     """Cell arrival at lazy FIFO port ``p``: decide, then fix its departure and forward it."""
     g = ivec(S, T_G)
     port = itab(S, T_PORT)
-    pv_count = itab(S, T_PV_COUNT)
-    ring_t = ivec(S, T_RING_T)
-    ring_vc = ivec(S, T_RING_VC)
+    pv = itab(S, T_VC_PV)[v, hop]
     drain(S, p, t)
-    decision = port_decision(S, p, v, k, idx)
+    decision = port_decision(S, p, v, pv, k, idx)
     if decision != ACCEPT:
         drop_cell(S, p, v, k, decision, t)
         return
-    n = port[p, P_RING_LEN]
     cap = port[p, P_RING_CAP]
-    if n == cap:
+    if cap > 0 and not ring_push(S, p, pv, t):
         g[G_STATUS] = RING_FULL
         g[G_STATUS_ARG] = p
         return
     x = port[p, P_QUEUE]
     depart = max(t, port[p, P_BUSY_UNTIL]) + port[p, P_CELL_NS]
     port[p, P_BUSY_UNTIL] = depart
-    slot = port[p, P_RING_HEAD] + n
-    if slot >= cap:
-        slot -= cap
-    ring_vc[port[p, P_RING_BASE] + slot] = v
-    ring_t[port[p, P_RING_BASE] + slot] = depart
-    port[p, P_RING_LEN] = n + 1
+    if cap > 0:
+        ivec(S, T_RING_T)[port[p, P_RING_BASE] + ring_tail(S, p)] = depart
     port[p, P_QUEUE] = x + 1
     if x + 1 > port[p, P_MAX_QUEUE]:
         port[p, P_MAX_QUEUE] = x + 1
-    y = pv_count[p, v]
-    pv_count[p, v] = y + 1
+    forward_cell(S, v, hop, k, idx, depart)
+
+
+@jit_inline
+def ring_tail(S, p):
+    """Ring index of the last cell of lazy port ``p``."""
+    port = itab(S, T_PORT)
+    slot = port[p, P_RING_HEAD] + port[p, P_RING_LEN] - 1
+    return slot - port[p, P_RING_CAP] if slot >= port[p, P_RING_CAP] else slot
+
+
+@jit_inline
+def ring_push(S, p, pv, t):
+    """Append a cell of (port, VC) slot ``pv`` to the ring of lazy port ``p`` and count it
+    into its VC's share; False if the ring is full."""
+    port = itab(S, T_PORT)
+    pv_count = ivec(S, T_PV_COUNT)
+    n = port[p, P_RING_LEN]
+    cap = port[p, P_RING_CAP]
+    if n == cap:
+        return False
+    slot = port[p, P_RING_HEAD] + n
+    if slot >= cap:
+        slot -= cap
+    ivec(S, T_RING_PV)[port[p, P_RING_BASE] + slot] = pv
+    port[p, P_RING_LEN] = n + 1
+    y = pv_count[pv]
+    pv_count[pv] = y + 1
     if y == 0:
         port[p, P_ACTIVE_VCS] += 1
-    forward_cell(S, v, hop, k, idx, depart)
+    return True
 
 
 @jit
