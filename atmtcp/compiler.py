@@ -21,7 +21,7 @@ import numpy as np
 from . import model as m
 from .kernel import layout as L
 from .kernel.aal5 import CELL_BYTES, cells_for
-from .kernel.state import KernelState, SimState, pack
+from .kernel.state import KernelState, SimState, Zeros, pack
 from .metrics import framing
 
 NS = 1_000_000_000
@@ -424,12 +424,6 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     _check_memory(8 * (pool * L.E_NFIELDS + packet_pool * L.K_NFIELDS + 3 * sum(ring_cap)
                        + n_trace * 4 + n_droplog * 4 + n_samples * 2 * len(traced))
                   + 2 * n_conn * sb_cap + 8 * 3 * len(pv_vc))
-    cell = np.zeros((pool, L.E_NFIELDS), np.int64)
-    cell[:, L.E_NEXT] = np.arange(1, pool + 1)
-    cell[-1, L.E_NEXT] = -1
-    pkt = np.zeros((packet_pool, L.K_NFIELDS), np.int64)
-    pkt[:, L.K_NEXT_FREE] = np.arange(1, packet_pool + 1)
-    pkt[-1, L.K_NEXT_FREE] = -1
     heap_cap = (len(chan_dst) + 8 * n_conn + 64) * growth.heap
 
     end_ns = int(round(run.duration_s * NS))
@@ -448,26 +442,25 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
 
     state = SimState(
         g=g, conn=conn, connf=connf,
-        rsack=np.zeros((n_conn, L.RS_NFIELDS), np.int64),
-        sb=np.zeros((n_conn, sb_cap), np.uint8), rb=np.zeros((n_conn, sb_cap), np.uint8),
+        rsack=Zeros((n_conn, L.RS_NFIELDS)),
+        sb=Zeros((n_conn, sb_cap)), rb=Zeros((n_conn, sb_cap)),
         vc=vc, vc_port=vc_port, vc_chan=vc_chan, vc_delay=vc_delay,
         port=port, portf=portf,
         vc_pv=vc_pv, pv_vc=np.array(pv_vc, np.int64),
-        pv_count=np.zeros(len(pv_vc), np.int64), pv_state=np.zeros(len(pv_vc), np.int64),
-        ring_pv=np.zeros(int(sum(ring_cap)), np.int64), ring_t=np.zeros(int(sum(ring_cap)), np.int64),
-        ring_cell=np.zeros(int(sum(ring_cap)) if port[:, L.P_HELD].any() else 0, np.int64),
-        pend=np.zeros((pend_rows, L.PE_NFIELDS), np.int64),
-        chan=chan, cell=cell, pkt=pkt,
-        h_time=np.zeros(heap_cap, np.int64), h_seq=np.zeros(heap_cap, np.int64),
-        h_kind=np.zeros(heap_cap, np.int64), h_id=np.zeros(heap_cap, np.int64),
-        trace_t=np.zeros(n_trace, np.int64), trace_i=np.zeros((n_trace, 2), np.int64),
-        trace_v=np.zeros(n_trace, np.float64),
-        droplog=np.zeros((n_droplog, 4), np.int64),
-        qsample=np.zeros((n_samples, len(traced)), np.int64),
-        osample=np.zeros((n_samples, len(traced)), np.int64),
+        pv_count=Zeros((len(pv_vc),)), pv_state=Zeros((len(pv_vc),)),
+        ring_pv=Zeros((int(sum(ring_cap)),)), ring_t=Zeros((int(sum(ring_cap)),)),
+        ring_cell=Zeros((int(sum(ring_cap)) if port[:, L.P_HELD].any() else 0,)),
+        pend=Zeros((pend_rows, L.PE_NFIELDS)),
+        chan=chan, cell=Zeros((pool, L.E_NFIELDS)), pkt=Zeros((packet_pool, L.K_NFIELDS)),
+        h_time=Zeros((heap_cap,)), h_seq=Zeros((heap_cap,)), h_kind=Zeros((heap_cap,)), h_id=Zeros((heap_cap,)),
+        trace_t=Zeros((n_trace,)), trace_i=Zeros((n_trace, 2)), trace_v=Zeros((n_trace,)),
+        droplog=Zeros((n_droplog, 4)),
+        qsample=Zeros((n_samples, len(traced))), osample=Zeros((n_samples, len(traced))),
         loss=_loss_table(run),
     )
     kernel_state, state = pack(state)
+    _free_list(state.cell, L.E_NEXT)
+    _free_list(state.pkt, L.K_NEXT_FREE)
     _schedule_initial_events(kernel_state, run, n_samples)
 
     data_routes = [r for _, is_ack, r in vc_routes if not is_ack]
@@ -479,6 +472,12 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         np.array([framing(c.tcp.mss, overhead) for c in run.connections]),
         np.array([bottleneck in r for r in data_routes]), n_samples, sample_ns,
     )
+
+
+def _free_list(table: np.ndarray, column: int) -> None:
+    """Chain every row of a pool into its free list: row i points to i + 1, the last to -1."""
+    table[:, column] = np.arange(1, table.shape[0] + 1)
+    table[-1, column] = -1
 
 
 def _bottleneck(specs: dict[str, PortSpec], data_routes: list[list[str]]) -> str:

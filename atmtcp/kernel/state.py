@@ -56,6 +56,9 @@ TABLES = (
 )
 
 SimState = namedtuple("SimState", [name for name, _, _ in TABLES])
+Zeros = namedtuple("Zeros", ["shape"])
+"""A table that starts as zeros: :func:`pack` makes it in the arena without a copy, so a
+large pool costs its size once (not twice while it is packed)."""
 KernelState = namedtuple("KernelState", ["I", "F", "B", "lay"])
 
 
@@ -73,24 +76,24 @@ LAY_OFFSET, LAY_ROWS, LAY_COLS = range(3)
 
 
 def pack(state: SimState) -> tuple[KernelState, SimState]:
-    """Copy the tables of ``state`` into arenas; return them and named views of them."""
+    """Copy the tables of ``state`` (arrays, or :data:`Zeros` placeholders) into arenas;
+    return them and named views of them."""
     arenas = {}
     lay = np.zeros((len(TABLES), 3), np.int64)
+    shapes = [tuple(getattr(state, name).shape) for name, _, _ in TABLES]
     for dtype in (np.int64, np.float64, np.uint8):
-        members = [(i, getattr(state, name)) for i, (name, dt, _) in enumerate(TABLES) if dt is dtype]
-        size = sum(a.size for _, a in members)
-        arena = np.zeros(max(size, 1), dtype)
+        members = [i for i, (_, dt, _) in enumerate(TABLES) if dt is dtype]
+        arena = np.zeros(max(sum(int(np.prod(shapes[i])) for i in members), 1), dtype)
         offset = 0
-        for i, a in members:
-            lay[i] = (offset, a.shape[0], a.shape[1] if a.ndim == 2 else 1)
-            arena[offset:offset + a.size] = a.ravel()
-            offset += a.size
+        for i in members:
+            table, size = getattr(state, TABLES[i][0]), int(np.prod(shapes[i]))
+            lay[i] = (offset, shapes[i][0], shapes[i][1] if len(shapes[i]) == 2 else 1)
+            if not isinstance(table, Zeros):
+                arena[offset:offset + size] = table.ravel()
+            offset += size
         arenas[dtype] = arena
-    views = []
-    for i, (name, dtype, _) in enumerate(TABLES):
-        original = getattr(state, name)
-        off = lay[i, LAY_OFFSET]
-        views.append(arenas[dtype][off:off + original.size].reshape(original.shape))
+    views = [arenas[dtype][lay[i, LAY_OFFSET]:lay[i, LAY_OFFSET] + int(np.prod(shapes[i]))].reshape(shapes[i])
+             for i, (_, dtype, _) in enumerate(TABLES)]
     return KernelState(arenas[np.int64], arenas[np.float64], arenas[np.uint8], lay), SimState(*views)
 
 
