@@ -83,18 +83,45 @@ def cmd_run(args) -> int:
           f"{args.policy}, TCP {args.tcp}, cell contention {args.contention}, "
           f"{run.duration_s:g} s simulated in {wall:.2f} s wall")
     print(f"{'source':>6} {'Mbit/s':>8} {'sent MB':>8} {'retx':>6} {'timeouts':>8} {'fast retx':>9}")
-    for i in range(len(run.connections)):
+    for i in _shown(len(run.connections)):
+        if i is None:
+            print(f"{'...':>6}")
+            continue
         print(f"{i:>6} {result['goodput_bps'][i] / 1e6:8.2f} {result['sent_bytes'][i] / 1e6:8.2f} "
               f"{result['retransmissions'][i]:6d} {result['timeouts'][i]:8d} {result['fast_retransmits'][i]:9d}")
     print(f"efficiency {result['efficiency']:.3f} (of {result['capacity_bps'] / 1e6:.1f} Mbit/s), "
           f"fairness {result['fairness']:.3f}")
+    if len(run.connections) > SHOWN_ROWS:
+        print(f"{int((result['goodput_bps'] > 0).sum())} of {len(run.connections)} sources delivered data; "
+              f"{int(result['timeouts'].sum())} timeouts, {int(result['fast_retransmits'].sum())} fast retransmits")
     print(f"{'port':>10} {'cells in':>10} {'out':>10} {'queued':>7} {'max q':>7}  dropped by reason")
-    for p, name in enumerate(compiled.port_names):
+    for p in _shown(len(compiled.port_names), always=compiled.port_names.index(compiled.bottleneck)):
+        if p is None:
+            print(f"{'...':>10}")
+            continue
+        name = compiled.port_names[p]
         dropped = result["cells_dropped"][p]
         drops = ", ".join(f"{reason} {count}" for reason, count in zip(DROP_REASON_NAMES, dropped) if count)
         print(f"{name:>10} {result['cells_in'][p]:10d} {result['cells_out'][p]:10d} "
               f"{result['cells_queued'][p]:7d} {result['max_queue'][p]:7d}  {drops or '-'}")
     return 0
+
+
+SHOWN_ROWS = 12
+"""``atmtcp run`` prints every source and port up to this many, else the first and last few."""
+
+
+def _shown(n: int, always: int | None = None) -> list:
+    """Row indices to print out of ``n`` (``None`` marks the rows left out), ``always`` kept."""
+    if n <= SHOWN_ROWS:
+        return list(range(n))
+    keep = sorted({*range(SHOWN_ROWS - 3), n - 2, n - 1, *([always] if always is not None else [])})
+    out = []
+    for i in keep:
+        if out and out[-1] is not None and i != out[-1] + 1:
+            out.append(None)
+        out.append(i)
+    return out
 
 
 def cmd_list(args) -> int:
