@@ -378,7 +378,14 @@ def many_sources_table(ds: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
     """goyal1998 section 6 beside the paper: efficiency, fairness and timeouts per run, with the
     paper's lower bounds (one statement for WAN and satellite, 50 and 100 sources) from the
     reference rows ``efficiency_min`` and ``fairness_min``."""
-    table = ds[["efficiency", "fairness", "timeouts"]].to_dataframe()[["efficiency", "fairness", "timeouts"]].dropna()
+    columns = ["efficiency", "fairness", "timeouts"]
+    if "buffer_cells" in ds:
+        columns.insert(0, "buffer_cells")
+    table = ds[columns].to_dataframe()[columns].dropna()
+    if "buffer_cells" in table:
+        table = table.rename(columns={"buffer_cells": "buffer (cells)"}).droplevel("buffer_factor")
+        table["buffer (cells)"] = table["buffer (cells)"].astype(int)
+        table = table.set_index("buffer (cells)", append=True)
     rows = reference[reference.target == "goyal1998.many_sources"]
     for metric in ("efficiency", "fairness"):
         bounds = rows[rows.metric == f"{metric}_min"].value.unique()
