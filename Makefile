@@ -47,7 +47,7 @@ bench: setup
 
 # figures/ is tracked (the README shows it); `make reproduce` rewrites it.
 clean:
-	rm -rf $(VENV) data/results/*.nc data/results/quick .snakemake logs benchmarks report.html report-quick.html \
+	rm -rf $(VENV) data/results/*.nc data/results/quick .snakemake logs report.html report-quick.html \
 		notebooks/executed figures/quick
 
 # The kernel's numba cache lives in a folder named by a hash of its sources (atmtcp/kernel/jit.py);

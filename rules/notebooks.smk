@@ -77,7 +77,7 @@ rule notebook_goyal1998:
     log:
         "logs/notebooks/goyal1998.log",
     benchmark:
-        "benchmarks/notebooks/goyal1998.tsv"
+        "logs/benchmarks/notebooks/goyal1998.tsv"
     shell:
         "{PAPERMILL} {input.notebook} {output.notebook}"
         " -p results_dir {params.results_dir} -p figures_dir {params.figures_dir} -p quick {params.quick}"

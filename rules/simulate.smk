@@ -28,7 +28,7 @@ rule experiment:
     log:
         "logs/experiments/{id}.log",
     benchmark:
-        "benchmarks/experiments/{id}.tsv"
+        "logs/benchmarks/experiments/{id}.tsv"
     shell:
         "{ATMTCP} experiment {wildcards.id} --output {output.nc} {params.quick} --jobs {threads}"
         " --progress {params.progress} 2> {log}"
