@@ -20,7 +20,7 @@ import numpy as np
 
 from . import model as m
 from .kernel import layout as L
-from .kernel.aal5 import CELL_BYTES, cells_for
+from .kernel.aal5 import CELL_BYTES, packet_cells
 from .kernel.state import KernelState, SimState, Zeros, pack
 from .metrics import framing
 
@@ -271,7 +271,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     demand = {name: 0 for name in kernel_ports}
     for c, is_ack, route in vc_routes:
         tcp = run.connections[c].tcp
-        per_seg = cells_for(28, ack_bytes) if is_ack else cells_for(tcp.mss, overhead)  # 28: 3 SACK blocks
+        per_seg = packet_cells(28, ack_bytes) if is_ack else packet_cells(tcp.mss, overhead)  # 28: 3 SACK blocks
         for name in route:
             if name in demand:
                 demand[name] += 2 * _window_cells(tcp, per_seg)
@@ -357,7 +357,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         vc[v, L.V_IS_ACK] = is_ack
         vc[v, L.V_NHOPS] = len(hops)
         vc[v, L.V_TAIL_NS] = pending
-        vc[v, L.V_DATA_CELLS] = cells_for(tcp.mss, overhead)
+        vc[v, L.V_DATA_CELLS] = packet_cells(tcp.mss, overhead)
         vc[v, L.V_HEADER_BYTES] = ack_bytes
         vc[v, L.V_DELIVERY_CHAN] = len(chan_dst)
         chan_dst.append(-1)
@@ -461,7 +461,6 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     kernel_state, state = pack(state)
     _free_list(state.cell, L.E_NEXT)
     _free_list(state.pkt, L.K_NEXT_FREE)
-    _schedule_initial_events(kernel_state, run, n_samples)
 
     data_routes = [r for _, is_ack, r in vc_routes if not is_ack]
     bottleneck = _bottleneck(specs, data_routes)
@@ -495,11 +494,3 @@ def _loss_table(run: m.Run) -> np.ndarray:
     for i, c in enumerate(run.connections):
         table[i, :len(c.lost_segments)] = c.lost_segments
     return table
-
-
-def _schedule_initial_events(state: KernelState, run: m.Run, n_samples: int) -> None:
-    from .kernel.heap import heap_push, next_seq
-    for c, connection in enumerate(run.connections):
-        heap_push(state, int(round(connection.start_s * NS)), next_seq(state), L.EV_START, c)
-    if n_samples:
-        heap_push(state, 0, next_seq(state), L.EV_SAMPLE, 0)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernel.aal5 import CELL_BYTES, cells_for
+from .kernel.aal5 import CELL_BYTES, packet_cells
 
 
 def max_tcp_throughput_bps(rate_bps: float, mss: int, overhead_bytes: int) -> float:
@@ -14,13 +14,13 @@ def max_tcp_throughput_bps(rate_bps: float, mss: int, overhead_bytes: int) -> fl
     120.5 Mbps for ATM over SONET; atmtcp's links carry cells at the full 155.52 Mbps (no
     SONET framing is modelled), so 125.2 Mbps is the maximum the simulated link can give.
     """
-    return rate_bps * mss / (cells_for(mss, overhead_bytes) * CELL_BYTES)
+    return rate_bps * mss / (packet_cells(mss, overhead_bytes) * CELL_BYTES)
 
 
 def framing(mss: int, overhead_bytes: int) -> float:
     """TCP payload bytes per byte on the ATM link: ``MSS / (53 x cells per segment)``
     (goyal1998 3.2: 512/636 = 80.5 %)."""
-    return mss / (cells_for(mss, overhead_bytes) * CELL_BYTES)
+    return mss / (packet_cells(mss, overhead_bytes) * CELL_BYTES)
 
 
 def efficiency(throughputs_bps, framings, link_bps: float) -> float:

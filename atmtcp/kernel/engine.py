@@ -1,11 +1,11 @@
 """The main loop: pop the earliest event, dispatch it, until the end time."""
 from .heap import heap_pop, heap_push, next_seq
-from .state import itab, ivec, T_CELL, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
+from .state import itab, ivec, T_CELL, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
 from .jit import jit
 from .layout import (
-    C_DELACK_DEADLINE, C_DELACK_QUEUED, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
+    C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
     E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
-    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, K_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
+    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_SEQ, G_STATUS, K_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
 )
 from .held_ports import port_event
 from .ports import admit_cell, channel_pop, drain, free_record, release_packet_if_done, sample_ports
@@ -51,11 +51,26 @@ def dispatch(S, kind, ident, t):
 
 
 @jit
+def schedule_start(S):
+    """The first events of a fresh state: each connection's start, in connection order, then
+    the first sample of the traced ports. Scheduled here rather than from Python, so that a
+    process loads one compiled entry point (``run_until_end``) from numba's cache."""
+    conn = itab(S, T_CONN)
+    g = ivec(S, T_G)
+    for c in range(conn.shape[0]):
+        heap_push(S, conn[c, C_START_NS], next_seq(S), EV_START, c)
+    if g[G_NSAMPLES] > 0:
+        heap_push(S, 0, next_seq(S), EV_SAMPLE, 0)
+
+
+@jit
 def run_until_end(owned):
     """Run the simulation in ``owned`` up to ``g[G_END]`` ns. Returns the status code."""
     S = unmanaged_state(owned)
     cell = itab(S, T_CELL)
     g = ivec(S, T_G)
+    if g[G_SEQ] == 0:
+        schedule_start(S)
     h_id = ivec(S, T_H_ID)
     h_kind = ivec(S, T_H_KIND)
     h_time = ivec(S, T_H_TIME)
