@@ -266,12 +266,14 @@ def describe(ds: xr.Dataset) -> None:
 
 
 def git_revision() -> str:
-    """``git <commit>`` of the checkout atmtcp runs from (``+dirty`` with uncommitted changes),
-    or ``not a git checkout``."""
+    """``git <commit>`` of the checkout atmtcp runs from (``+dirty`` with uncommitted changes
+    other than the bench history, which ``atmtcp bench`` itself appends to), or ``not a git
+    checkout``."""
     try:
         commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=PACKAGE_DIR, capture_output=True,
                                 text=True, timeout=5, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=PACKAGE_DIR,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ":(top)",
+                                ":(top,exclude)benchmarks/history.jsonl"], cwd=PACKAGE_DIR,
                                capture_output=True, text=True, timeout=5, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "not a git checkout"
