@@ -6,46 +6,59 @@ holds the head of each channel, one entry per armed timer and the sampler, never
 entry per cell (cells wait in their channel's FIFO).
 """
 from .state import ivec, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME
-from .jit import jit, jit_inline
+from .jit import jit_inline
 from .layout import G_HEAP_LEN, G_SEQ, G_STATUS, HEAP_FULL
 
 
 @jit_inline
-def _before(S, i, j):
-    h_seq = ivec(S, T_H_SEQ)
-    h_time = ivec(S, T_H_TIME)
-    ti = h_time[i]
-    tj = h_time[j]
-    return ti < tj or (ti == tj and h_seq[i] < h_seq[j])
+def _sift_up(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
+    """Put event ``(time, seq, kind, ident)`` into the hole at ``i``, moving earlier-keyed
+    parents down into the hole until its place is found (one write per level, not a swap)."""
+    while i > 0:
+        parent = (i - 1) >> 1
+        parent_time = h_time[parent]
+        if not (time < parent_time or (time == parent_time and seq < h_seq[parent])):
+            break
+        h_time[i] = parent_time
+        h_seq[i] = h_seq[parent]
+        h_kind[i] = h_kind[parent]
+        h_id[i] = h_id[parent]
+        i = parent
+    h_time[i] = time
+    h_seq[i] = seq
+    h_kind[i] = kind
+    h_id[i] = ident
 
 
 @jit_inline
-def _swap(S, i, j):
-    h_id = ivec(S, T_H_ID)
-    h_kind = ivec(S, T_H_KIND)
-    h_seq = ivec(S, T_H_SEQ)
-    h_time = ivec(S, T_H_TIME)
-    h_time[i], h_time[j] = h_time[j], h_time[i]
-    h_seq[i], h_seq[j] = h_seq[j], h_seq[i]
-    h_kind[i], h_kind[j] = h_kind[j], h_kind[i]
-    h_id[i], h_id[j] = h_id[j], h_id[i]
-
-
-@jit
-def _sift_down(S, i):
-    g = ivec(S, T_G)
-    n = g[G_HEAP_LEN]
+def _sift_down(h_time, h_seq, h_kind, h_id, n, i, time, seq, kind, ident):
+    """Put event ``(time, seq, kind, ident)`` into the hole at ``i`` of a heap of ``n``,
+    moving the earlier child up into the hole until its place is found."""
     while True:
-        left = 2 * i + 1
-        if left >= n:
-            return
-        child = left
-        if left + 1 < n and _before(S, left + 1, left):
-            child = left + 1
-        if not _before(S, child, i):
-            return
-        _swap(S, i, child)
+        child = 2 * i + 1
+        if child >= n:
+            break
+        child_time = h_time[child]
+        child_seq = h_seq[child]
+        right = child + 1
+        if right < n:
+            right_time = h_time[right]
+            right_seq = h_seq[right]
+            if right_time < child_time or (right_time == child_time and right_seq < child_seq):
+                child = right
+                child_time = right_time
+                child_seq = right_seq
+        if not (child_time < time or (child_time == time and child_seq < seq)):
+            break
+        h_time[i] = child_time
+        h_seq[i] = child_seq
+        h_kind[i] = h_kind[child]
+        h_id[i] = h_id[child]
         i = child
+    h_time[i] = time
+    h_seq[i] = seq
+    h_kind[i] = kind
+    h_id[i] = ident
 
 
 @jit_inline
@@ -61,26 +74,13 @@ def next_seq(S):
 def heap_push(S, time, seq, kind, ident):
     """Schedule event ``(kind, ident)`` at ``time`` with tie-break ``seq``."""
     g = ivec(S, T_G)
-    h_id = ivec(S, T_H_ID)
-    h_kind = ivec(S, T_H_KIND)
-    h_seq = ivec(S, T_H_SEQ)
     h_time = ivec(S, T_H_TIME)
     n = g[G_HEAP_LEN]
     if n >= h_time.shape[0]:
         g[G_STATUS] = HEAP_FULL
         return
-    h_time[n] = time
-    h_seq[n] = seq
-    h_kind[n] = kind
-    h_id[n] = ident
     g[G_HEAP_LEN] = n + 1
-    i = n
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not _before(S, i, parent):
-            break
-        _swap(S, i, parent)
-        i = parent
+    _sift_up(h_time, ivec(S, T_H_SEQ), ivec(S, T_H_KIND), ivec(S, T_H_ID), n, time, seq, kind, ident)
 
 
 @jit_inline
@@ -90,15 +90,17 @@ def heap_pop(S):
     n = g[G_HEAP_LEN] - 1
     g[G_HEAP_LEN] = n
     if n > 0:
-        _swap(S, 0, n)
-        _sift_down(S, 0)
+        h_time = ivec(S, T_H_TIME)
+        h_seq = ivec(S, T_H_SEQ)
+        h_kind = ivec(S, T_H_KIND)
+        h_id = ivec(S, T_H_ID)
+        _sift_down(h_time, h_seq, h_kind, h_id, n, 0, h_time[n], h_seq[n], h_kind[n], h_id[n])
 
 
 @jit_inline
 def heap_replace_top(S, time, seq):
     """Give the earliest event a new key, keeping its kind and id (one sift, no pop+push)."""
-    h_seq = ivec(S, T_H_SEQ)
-    h_time = ivec(S, T_H_TIME)
-    h_time[0] = time
-    h_seq[0] = seq
-    _sift_down(S, 0)
+    g = ivec(S, T_G)
+    h_kind = ivec(S, T_H_KIND)
+    h_id = ivec(S, T_H_ID)
+    _sift_down(ivec(S, T_H_TIME), ivec(S, T_H_SEQ), h_kind, h_id, g[G_HEAP_LEN], 0, time, seq, h_kind[0], h_id[0])
