@@ -57,14 +57,14 @@ def ring_slot(S, p, position):
     return port[p, P_RING_BASE] + slot
 
 
-@jit
+@jit_inline
 def schedule_port_event(S, p, at):
     port = itab(S, T_PORT)
     port[p, P_EVENT_AT] = at
     heap_push(S, at, next_seq(S), EV_PORT, p)
 
 
-@jit
+@jit_inline
 def enqueue(S, p, v, hop, k, idx):
     """Append a cell at the tail of port ``p``; False (status set) if the ring is full."""
     g = ivec(S, T_G)
@@ -90,7 +90,7 @@ def enqueue(S, p, v, hop, k, idx):
     return True
 
 
-@jit
+@jit_inline
 def unlink(S, p, pv):
     """Bookkeeping for a cell of (port, VC) slot ``pv`` leaving port ``p``'s buffer (sent or
     dropped)."""
@@ -179,7 +179,7 @@ def admit_held(S, p, v, hop, k, idx, t):
         schedule_port_event(S, p, t + port[p, P_CELL_NS])
 
 
-@jit
+@jit_inline
 def send_head(S, p, t):
     """The cell at the head of held port ``p`` finishes its transmission at ``t``."""
     port = itab(S, T_PORT)

@@ -131,7 +131,7 @@ def ring_push(S, p, pv, t):
     return True
 
 
-@jit
+@jit_inline
 def admit_cell(S, v, hop, k, idx, t):
     """Cell ``idx`` of packet ``k`` of VC ``v`` arrives at the port of hop ``hop`` at ``t``."""
     port = itab(S, T_PORT)
