@@ -1,7 +1,7 @@
 """The main loop: pop the earliest event, dispatch it, until the end time."""
 from .heap import heap_pop, heap_push, next_seq
 from .state import itab, ivec, T_CELL, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
-from .jit import jit
+from .jit import jit, jit_inline
 from .layout import (
     C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
     E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
@@ -30,7 +30,7 @@ def deliver_packet(S, v, k, t):
     release_packet_if_done(S, k)
 
 
-@jit
+@jit_inline
 def dispatch(S, kind, ident, t):
     """Handle one event (a channel's head has already been handled by the caller)."""
     g = ivec(S, T_G)

@@ -139,7 +139,7 @@ def randomized_tail(S, p, t):
     return True
 
 
-@jit
+@jit_inline
 def accept_held(S, p, v, hop, k, idx, t):
     """Decide a cell at held port ``p`` now and hold it if admitted; False if it was not."""
     port = itab(S, T_PORT)
@@ -152,7 +152,7 @@ def accept_held(S, p, v, hop, k, idx, t):
     return enqueue(S, p, v, hop, k, idx)
 
 
-@jit
+@jit_inline
 def admit_held(S, p, v, hop, k, idx, t):
     """A cell arrives at held port ``p``: a slotted port keeps it for the slot's end; else it
     is decided at once, and an idle port starts transmitting it."""
@@ -195,7 +195,7 @@ def send_head(S, p, t):
     forward_cell(S, v, hop, k, idx, t)
 
 
-@jit
+@jit_inline
 def order_slot_arrivals(S, p, m):
     """Shuffle the first ``m`` pending arrivals of port ``p`` (Fisher-Yates, seeded), then
     put the cells of each VC back in their own order on the places the VC drew."""
@@ -217,7 +217,7 @@ def order_slot_arrivals(S, p, m):
                 pend[base + i, PE_CELL], pend[base + j, PE_CELL] = pend[base + j, PE_CELL], pend[base + i, PE_CELL]
 
 
-@jit
+@jit_inline
 def end_of_slot(S, p, t):
     """Slot end at slotted port ``p``: finish the cell in service, then admit the slot's
     arrivals in random order; the next cell starts its transmission."""
@@ -244,7 +244,7 @@ def end_of_slot(S, p, t):
         schedule_port_event(S, p, pend[base, PE_SLOT_END])
 
 
-@jit
+@jit_inline
 def port_event(S, p, t):
     """The departure (or slot-end) event of held port ``p``."""
     port = itab(S, T_PORT)
