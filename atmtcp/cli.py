@@ -254,5 +254,20 @@ def main(argv=None) -> int:
         return 0
 
 
+def entry() -> None:
+    """The ``atmtcp`` console script: :func:`main`; after ``run``, the output flushed, the process
+    ends without the interpreter's teardown, which frees numba's and LLVM's modules one by one
+    (0.12 s of a 0.8 s ``atmtcp run`` on the CI machine)."""
+    code = main()
+    if sys.argv[1:2] == ["run"]:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

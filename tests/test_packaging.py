@@ -61,3 +61,18 @@ def test_environment_installs_atmtcp_with_pip():
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d]
     assert pip_sections and "-e ." in pip_sections[0]
+
+
+def test_console_script_run_prints_everything_before_its_fast_exit():
+    """``atmtcp run`` ends without the interpreter's teardown (:func:`atmtcp.cli.entry`); its
+    whole output still arrives, and a bad flag still exits 2."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(sys.executable).with_name("atmtcp")
+    ok = subprocess.run([str(script), "run", "--duration", "0.01", "--sources", "20"], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert "efficiency" in ok.stdout and ok.stdout.rstrip().endswith("-")
+    assert "D20->SW2" in ok.stdout  # the last port row, after the summary lines
+    bad = subprocess.run([str(script), "run", "--sources", "0"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--sources" in bad.stderr
