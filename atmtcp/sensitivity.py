@@ -13,7 +13,6 @@ import pandas as pd
 import xarray as xr
 
 from .claims import CLAIMS, evaluate, restricted_to_policies
-from .scenarios import NETWORKS
 from .reference import comparison, mean_absolute_difference
 
 TABLES = {"vanilla": ("goyal1998.table1", "goyal1998.table2"), "reno": ("goyal1998.table4", "goyal1998.table5")}
@@ -24,23 +23,12 @@ CLAIM_NAMES = ("epd_efficiency_not_fairness", "frr_hurts_wan_efficiency", "frr_h
 evaluated on the UBR and EPD columns only (the study has no Selective Drop column)."""
 
 
-def _numeric_buffers(ds: xr.Dataset) -> xr.Dataset:
-    """'small'/'large' -> the cells of each network (LAN 1000/3000, WAN 12000/36000), on one
-    ``buffer`` axis as the table targets have it."""
-    parts = []
-    for network in ds.network.values:
-        cells = list(NETWORKS[str(network)]["buffers"])
-        part = ds.sel(network=[network]).assign_coords(buffer=cells)
-        parts.append(part)
-    return xr.concat(parts, dim="buffer", join="outer")
-
-
 def as_tables(ds: xr.Dataset, assumption: str) -> dict[str, xr.Dataset]:
     """Table targets (1, 2, 4, 5) as one assumption gives them: mean over the jittered seeds."""
-    one = ds.sel(assumption=assumption)[["efficiency", "fairness"]].mean("seed")
+    one = ds.sel(assumption=assumption)[["efficiency", "fairness", "buffer_cells"]].mean("seed")
     tables = {}
     for tcp, (eff_table, fair_table) in TABLES.items():
-        laid_out = _numeric_buffers(one.sel(tcp=tcp, drop=True))
+        laid_out = one.sel(tcp=tcp, drop=True)
         tables[eff_table] = laid_out
         tables[fair_table] = laid_out
     return tables
@@ -84,12 +72,13 @@ def paper_column_averages(reference: pd.DataFrame) -> pd.DataFrame:
 
 
 def drops_versus_full_arrivals(ds: xr.Dataset, assumption: str, tcp: str = "vanilla", network: str = "lan",
-                               sources: int = 5, buffer: str = "small") -> pd.DataFrame:
+                               sources: int = 5, buffer_factor: int = 1) -> pd.DataFrame:
     """Per source, over the seeds: data cells dropped, data cells that arrived at a full
     buffer, and goodput. Under phase lock the lucky source's cells find the buffer full as
     often as anyone's and yet are never dropped; under a fair contention rule drops follow
     full-buffer arrivals."""
-    cell = ds.sel(assumption=assumption, tcp=tcp, network=network, sources=sources, buffer=buffer, policy="ubr")
+    cell = ds.sel(assumption=assumption, tcp=tcp, network=network, sources=sources, buffer_factor=buffer_factor,
+                  policy="ubr")
     cell = cell.isel(source=slice(0, sources))
     frame = pd.DataFrame({
         "dropped": cell.cells_dropped_by_source.sum("seed").values,

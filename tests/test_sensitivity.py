@@ -8,7 +8,7 @@ from atmtcp.scenarios import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
 from atmtcp.experiments.goyal1998 import QUICK_ASSUMPTIONS, sensitivity_points
 from atmtcp.reference import load_reference
 
-DIMS = ("assumption", "tcp", "network", "sources", "buffer", "policy", "seed")
+DIMS = ("assumption", "tcp", "network", "sources", "buffer_factor", "policy", "seed")
 
 
 def synthetic(reference, exact: str, seeds=(1, 2)):
@@ -16,9 +16,10 @@ def synthetic(reference, exact: str, seeds=(1, 2)):
     4, 5 exactly; the other assumption is off by 0.1 in efficiency everywhere."""
     other = "deterministic" if exact != "deterministic" else "slotted"
     coords = {"assumption": [exact, other], "tcp": ["vanilla", "reno"], "network": ["lan", "wan"],
-              "sources": [5, 15], "buffer": ["small", "large"], "policy": ["ubr", "epd"], "seed": list(seeds)}
+              "sources": [5, 15], "buffer_factor": [1, 3], "policy": ["ubr", "epd"], "seed": list(seeds)}
     shape = tuple(len(v) for v in coords.values())
     eff, fair = np.full(shape, np.nan), np.full(shape, np.nan)
+    cells = np.zeros(shape, dtype=np.int64)
     tables = {"vanilla": ("goyal1998.table1", "goyal1998.table2"), "reno": ("goyal1998.table4", "goyal1998.table5")}
     buffers = {"lan": (1000, 3000), "wan": (12000, 36000)}
     for ti, tcp in enumerate(coords["tcp"]):
@@ -32,11 +33,13 @@ def synthetic(reference, exact: str, seeds=(1, 2)):
                                             & (reference["buffer"] == size) & (reference.policy == policy)]
                             return float(row.value.iloc[0])
                         e, f = paper(tables[tcp][0], "efficiency"), paper(tables[tcp][1], "fairness")
+                        cells[:, ti, ni, si, bi, pi, :] = size
                         eff[0, ti, ni, si, bi, pi, :] = e
                         fair[0, ti, ni, si, bi, pi, :] = f
                         eff[1, ti, ni, si, bi, pi, :] = min(1.0, e + 0.1) if e < 0.9 else e - 0.1
                         fair[1, ti, ni, si, bi, pi, :] = f
-    return xr.Dataset({"efficiency": (DIMS, eff), "fairness": (DIMS, fair)}, coords=coords)
+    return xr.Dataset({"efficiency": (DIMS, eff), "fairness": (DIMS, fair), "buffer_cells": (DIMS, cells)},
+                      coords=coords)
 
 
 def test_summary_scores_the_paper_itself_as_zero():

@@ -290,7 +290,7 @@ def sensitivity_points(quick: bool) -> list[dict]:
     """The UBR and EPD columns of Tables 1, 2, 4, 5 under each cell-contention assumption
     (quick: three assumptions, one seed)."""
     return grid(assumption=list(QUICK_ASSUMPTIONS if quick else CELL_ASSUMPTIONS), tcp=["vanilla", "reno"],
-                network=["lan", "wan"], sources=[5, 15], buffer=["small", "large"],
+                network=["lan", "wan"], sources=[5, 15], buffer_factor=list(BUFFER_FACTORS),
                 policy=list(SENSITIVITY_POLICIES), seed=list(SENSITIVITY_SEEDS[:1] if quick else SENSITIVITY_SEEDS))
 
 
@@ -299,16 +299,15 @@ def sensitivity_run(point: dict, quick: bool) -> xr.Dataset:
     mechanism: a phase-locked lucky source is never dropped although its cells, too, find
     the buffer full."""
     network = point["network"]
-    buffer = NETWORKS[network]["buffers"][0 if point["buffer"] == "small" else 1]
+    buffer = buffer_cells(network, point["buffer_factor"])
     run = goyal_run(network, point["sources"], buffer, point["policy"], point["tcp"], point["seed"], quick,
                     assumption=point["assumption"])
     ds = simulate(run)
     out = summarize(ds)
     out["cells_dropped_by_source"] = ds.cells_dropped_by_source
     out["full_buffer_arrivals"] = ds.full_buffer_arrivals
-    out["buffer_cells"] = xr.DataArray(buffer, attrs={"units": "cell"})
     out["capacity_bps"] = ds.capacity_bps
-    return out
+    return with_buffer_cells(out, buffer)
 
 
 def _single(name: str):
@@ -352,7 +351,6 @@ EXPERIMENTS = [
     Experiment("goyal1998.ubr_sensitivity",
                "UBR and EPD columns of Tables 1, 2, 4, 5 under each cell-contention assumption",
                sensitivity_points, sensitivity_run,
-               notes="buffer 'small'/'large': 1000/3000 cells (LAN), 12000/36000 cells (WAN); "
-                     "assumptions: atmtcp.scenarios.CELL_ASSUMPTIONS"),
+               notes="assumptions: atmtcp.scenarios.CELL_ASSUMPTIONS"),
 ]
 EXPERIMENTS = [replace(e, parameters=goyal_parameters) for e in EXPERIMENTS]
