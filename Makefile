@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup test reproduce quick report bench clean clean-cache lock
+.PHONY: setup test test-slurm reproduce quick report bench clean clean-cache lock
 
 $(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ report: setup
 
 bench: setup
 	$(BIN)/atmtcp bench
+
+# The quick workflow through a real single-node SLURM started here (root on Debian; see
+# scripts/test_slurm.sh and the README's "Cluster" section). Not part of `make test`.
+test-slurm: setup
+	bash scripts/test_slurm.sh
 
 # figures/ is tracked (the README shows it); `make reproduce` rewrites it.
 clean:

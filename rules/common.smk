@@ -46,6 +46,37 @@ def experiment_threads(wildcards):
     return max(1, min(config["jobs_per_experiment"], points))
 
 
+# ---- cluster resources (SLURM) ----------------------------------------------------------------
+# What one experiment job asks for, from the experiment itself: CPUs = its threads; memory = one
+# parent and `threads` worker processes, each holding numba and the kernel, plus the largest run's
+# arrays; wall time from quick or full mode and the experiment's CPU time. The measured figures come
+# from `make reproduce` on the 2-core CI machine (logs/benchmarks/experiments/*.tsv, 2026-11-22,
+# two workers): CPU seconds of the full grid and MB per run above a worker's own 250 MB. Every retry
+# (`attempt`) doubles memory and time.
+PROCESS_MB = 250
+FULL_CPU_S = {
+    "goyal1998.ubr_sensitivity": 1277, "goyal1998.table1": 192, "goyal1998.table4": 191,
+    "goyal1998.table6": 145, "goyal1998.fba_factorial": 147, "goyal1997.satellite_efficiency": 140,
+    "goyal1998.many_sources": 28, "goyal1998.table3": 28, "goyal1998.sd_z_sweep": 24,
+}
+RUN_MB = {"goyal1998.table3": 1000, "goyal1998.many_sources": 400, "goyal1997.cwnd_integer_stall": 300}
+
+
+def experiment_mem_mb(wildcards, threads, attempt):
+    """MB for one experiment job (see above)."""
+    per_run = RUN_MB.get(wildcards.id, 100)
+    return (PROCESS_MB * (threads + 1) + per_run * threads) * attempt
+
+
+def experiment_runtime(wildcards, threads, attempt):
+    """Minutes of wall time: 15 in quick mode; in full mode three times the measured CPU time over
+    the job's CPUs, at least 15 (the CI machine's cores are not a cluster node's)."""
+    if config["quick"]:
+        return 15 * attempt
+    cpu_minutes = FULL_CPU_S.get(wildcards.id, 20) / 60
+    return max(15, int(3 * cpu_minutes / threads) + 10) * attempt
+
+
 # ---- notebooks --------------------------------------------------------------------------------
 
 

@@ -74,6 +74,10 @@ rule notebook_goyal1998:
         figures=report_figures(*GOYAL),
     params:
         **notebook_parameters(),
+    resources:
+        # cluster executors: one CPU; numba, matplotlib and every dataset of the paper
+        mem_mb=lambda wildcards, attempt: 2000 * attempt,
+        runtime=lambda wildcards, attempt: 15 * attempt,
     log:
         "logs/notebooks/goyal1998.log",
     benchmark:

@@ -25,6 +25,11 @@ rule experiment:
         # a line "done/total points, ETA" on the console every this many seconds; the bar goes to the log
         progress=config["progress_s"],
     threads: experiment_threads
+    resources:
+        # used by cluster executors (profiles/slurm); a local run counts only threads against --cores
+        mem_mb=experiment_mem_mb,
+        runtime=experiment_runtime,
+        cpus_per_task=lambda wildcards, threads: threads,
     log:
         "logs/experiments/{id}.log",
     benchmark:

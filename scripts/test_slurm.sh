@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# make test-slurm: the quick workflow through a real single-node SLURM, end to end.
+#
+# 1. scripts/slurm/start.sh installs (Debian packages) and starts munge, slurmctld and slurmd for this
+#    host, without accounting, in a scratch folder;
+# 2. a scratch copy of the repository (the tracked files; results and figures go there, never to this
+#    checkout's figures/) runs `snakemake --profile profiles/slurm --configfile config/quick.yaml`
+#    with this checkout's .venv;
+# 3. checks: every job was a SLURM job (slurmctld logged one submission per job, one SLURM log per
+#    job), every output exists (a dry run finds nothing to do), the report builds;
+# 4. scripts/slurm/stop.sh stops the daemons it started (by their PIDs), also on failure.
+# Needs root on Debian (apt-get, daemons). Prints wall time, jobs, and each job's peak memory.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+SCRATCH="${SCRATCH:-/tmp/atmtcp-test-slurm}"
+SNAKEMAKE="$ROOT/.venv/bin/snakemake"
+[ -x "$SNAKEMAKE" ] || { echo "test-slurm: run 'make setup' first ($SNAKEMAKE missing)" >&2; exit 2; }
+"$ROOT/.venv/bin/pip" install -q -c "$ROOT/requirements/constraints.txt" -e "$ROOT[slurm]" 2>&1 | grep -v "^WARNING: Location" || true
+
+start=$(date +%s)
+rm -rf "$SCRATCH/repo"
+mkdir -p "$SCRATCH"
+trap 'bash "$ROOT/scripts/slurm/stop.sh" "$SCRATCH/slurm" || true' EXIT
+bash "$ROOT/scripts/slurm/start.sh" "$SCRATCH/slurm"
+export SLURM_CONF="$SCRATCH/slurm/slurm.conf"
+
+git -C "$ROOT" ls-files -z | (cd "$ROOT" && xargs -0 tar -cf -) | (mkdir -p "$SCRATCH/repo" && tar -xf - -C "$SCRATCH/repo")
+cd "$SCRATCH/repo"
+"$SNAKEMAKE" --profile profiles/slurm --configfile config/quick.yaml 2>&1 | tee "$SCRATCH/snakemake.log"
+"$SNAKEMAKE" --profile profiles/slurm --configfile config/quick.yaml -n > "$SCRATCH/dry-run.txt" 2>&1
+grep -q "Nothing to be done" "$SCRATCH/dry-run.txt" || { echo "test-slurm: outputs missing:" >&2; cat "$SCRATCH/dry-run.txt" >&2; exit 1; }
+"$SNAKEMAKE" --configfile config/quick.yaml --report report-quick.html
+test -s report-quick.html
+
+jobs=$(find logs/slurm -name "*.log" | wc -l)
+submitted=$(grep -c "_slurm_rpc_submit_batch_job: JobId=" "$SCRATCH/slurm/log/slurmctld.log" || true)
+echo "test-slurm: $submitted SLURM jobs submitted, $jobs SLURM job logs (22 expected: 21 experiments, 1 notebook)"
+[ "$submitted" -ge 22 ] && [ "$jobs" -ge 22 ] || { echo "test-slurm: not every job went through SLURM" >&2; exit 1; }
+echo "peak memory per experiment (MB, Snakemake's benchmark) and the job's request:"
+for f in logs/benchmarks/experiments/*.tsv; do
+  id="$(basename "$f" .tsv)"
+  request=$(grep -A12 "experiment $id " "$SCRATCH/snakemake.log" | grep -o "mem_mb=[0-9]*" | head -1 || true)
+  printf "  %-34s %8s  %s\n" "$id" "$(tail -1 "$f" | cut -f3)" "$request"
+done
+echo "test-slurm: passed in $(( $(date +%s) - start )) s wall"
