@@ -24,6 +24,8 @@ trap 'bash "$ROOT/scripts/slurm/stop.sh" "$SCRATCH/slurm" || true' EXIT
 bash "$ROOT/scripts/slurm/start.sh" "$SCRATCH/slurm"
 export SLURM_CONF="$SCRATCH/slurm/slurm.conf"
 
+ctl_log="$SCRATCH/slurm/log/slurmctld.log"
+before=$(grep -c "_slurm_rpc_submit_batch_job: JobId=" "$ctl_log" 2>/dev/null || true)
 git -C "$ROOT" ls-files -z | (cd "$ROOT" && xargs -0 tar -cf -) | (mkdir -p "$SCRATCH/repo" && tar -xf - -C "$SCRATCH/repo")
 cd "$SCRATCH/repo"
 "$SNAKEMAKE" --profile profiles/slurm --configfile config/quick.yaml 2>&1 | tee "$SCRATCH/snakemake.log"
@@ -33,13 +35,15 @@ grep -q "Nothing to be done" "$SCRATCH/dry-run.txt" || { echo "test-slurm: outpu
 test -s report-quick.html
 
 jobs=$(find logs/slurm -name "*.log" | wc -l)
-submitted=$(grep -c "_slurm_rpc_submit_batch_job: JobId=" "$SCRATCH/slurm/log/slurmctld.log" || true)
-echo "test-slurm: $submitted SLURM jobs submitted, $jobs SLURM job logs (22 expected: 21 experiments, 1 notebook)"
-[ "$submitted" -ge 22 ] && [ "$jobs" -ge 22 ] || { echo "test-slurm: not every job went through SLURM" >&2; exit 1; }
-echo "peak memory per experiment (MB, Snakemake's benchmark) and the job's request:"
+submitted=$(( $(grep -c "_slurm_rpc_submit_batch_job: JobId=" "$ctl_log") - before ))
+echo "test-slurm: $submitted SLURM jobs submitted in this run, $jobs SLURM job logs (22 expected: 21 experiments, 1 notebook)"
+[ "$submitted" -eq 22 ] && [ "$jobs" -eq 22 ] || { echo "test-slurm: not every job went through SLURM exactly once" >&2; exit 1; }
+scontrol show job -o > "$SCRATCH/jobs.txt"
+echo "per experiment: peak memory (MB, Snakemake's benchmark of the job) and the SLURM request:"
 for f in logs/benchmarks/experiments/*.tsv; do
   id="$(basename "$f" .tsv)"
-  request=$(grep -A12 "experiment $id " "$SCRATCH/snakemake.log" | grep -o "mem_mb=[0-9]*" | head -1 || true)
+  request=$(grep "Comment=rule_experiment_wildcards_$id " "$SCRATCH/jobs.txt" | tail -1 \
+            | grep -o "NumCPUs=[0-9]* \|MinMemoryNode=[0-9]*M\|TimeLimit=[0-9:]*" | tr '\n' ' ')
   printf "  %-34s %8s  %s\n" "$id" "$(tail -1 "$f" | cut -f3)" "$request"
 done
 echo "test-slurm: passed in $(( $(date +%s) - start )) s wall"
