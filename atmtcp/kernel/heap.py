@@ -11,6 +11,15 @@ from .layout import G_HEAP_LEN, G_SEQ, G_STATUS, HEAP_FULL
 
 
 @jit_inline
+def _put(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
+    """Write event ``(time, seq, kind, ident)`` at heap index ``i``."""
+    h_time[i] = time
+    h_seq[i] = seq
+    h_kind[i] = kind
+    h_id[i] = ident
+
+
+@jit_inline
 def _sift_up(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
     """Put event ``(time, seq, kind, ident)`` into the hole at ``i``, moving earlier-keyed
     parents down into the hole until its place is found (one write per level, not a swap)."""
@@ -19,15 +28,9 @@ def _sift_up(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
         parent_time = h_time[parent]
         if not (time < parent_time or (time == parent_time and seq < h_seq[parent])):
             break
-        h_time[i] = parent_time
-        h_seq[i] = h_seq[parent]
-        h_kind[i] = h_kind[parent]
-        h_id[i] = h_id[parent]
+        _put(h_time, h_seq, h_kind, h_id, i, parent_time, h_seq[parent], h_kind[parent], h_id[parent])
         i = parent
-    h_time[i] = time
-    h_seq[i] = seq
-    h_kind[i] = kind
-    h_id[i] = ident
+    _put(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident)
 
 
 @jit_inline
@@ -50,15 +53,9 @@ def _sift_down(h_time, h_seq, h_kind, h_id, n, i, time, seq, kind, ident):
                 child_seq = right_seq
         if not (child_time < time or (child_time == time and child_seq < seq)):
             break
-        h_time[i] = child_time
-        h_seq[i] = child_seq
-        h_kind[i] = h_kind[child]
-        h_id[i] = h_id[child]
+        _put(h_time, h_seq, h_kind, h_id, i, child_time, child_seq, h_kind[child], h_id[child])
         i = child
-    h_time[i] = time
-    h_seq[i] = seq
-    h_kind[i] = kind
-    h_id[i] = ident
+    _put(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident)
 
 
 @jit_inline

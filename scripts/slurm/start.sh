@@ -132,22 +132,20 @@ else
 fi
 
 # --- daemons (they fork and write their PID files, given in slurm.conf) --------------------------
-if alive slurmctld "$D/run/slurmctld.pid"; then
-  echo "start.sh: slurmctld already running (PID $(cat "$D/run/slurmctld.pid"))"
-else
-  rm -f "$D/run/slurmctld.pid"
-  slurmctld
-  wait_pidfile slurmctld "$D/run/slurmctld.pid" "$D/log/slurmctld.log"
-  echo "start.sh: slurmctld started (PID $(cat "$D/run/slurmctld.pid"))"
-fi
-if alive slurmd "$D/run/slurmd.pid"; then
-  echo "start.sh: slurmd already running (PID $(cat "$D/run/slurmd.pid"))"
-else
-  rm -f "$D/run/slurmd.pid"
-  slurmd
-  wait_pidfile slurmd "$D/run/slurmd.pid" "$D/log/slurmd.log"
-  echo "start.sh: slurmd started (PID $(cat "$D/run/slurmd.pid"))"
-fi
+# start_daemon NAME: start NAME (slurmctld or slurmd) unless its recorded PID is alive.
+start_daemon() {
+  local name="$1" pidfile="$D/run/$1.pid"
+  if alive "$name" "$pidfile"; then
+    echo "start.sh: $name already running (PID $(cat "$pidfile"))"
+    return 0
+  fi
+  rm -f "$pidfile"
+  "$name"
+  wait_pidfile "$name" "$pidfile" "$D/log/$name.log"
+  echo "start.sh: $name started (PID $(cat "$pidfile"))"
+}
+start_daemon slurmctld
+start_daemon slurmd
 
 # --- wait for the node ---------------------------------------------------------------------------
 state=""
