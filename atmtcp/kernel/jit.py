@@ -1,7 +1,7 @@
 """The one place where the kernel's numba options are set (stumpy's habit).
 
 ``cache=True`` keeps compiled machine code on disk, so only the first call after an edit
-pays for compilation (about 35 s). numba notices a change only in a function's *own*
+pays for compilation (about 60 s). numba notices a change only in a function's *own*
 file, not in the files of the functions it calls, so a stale caller could keep running an
 old callee. The cache therefore lives in a folder named by a hash of every kernel source
 file: any edit to the kernel starts a fresh cache. ``fastmath`` stays off: the kernel
