@@ -54,7 +54,7 @@ class Growth:
     rings: dict[str, int] = field(default_factory=dict)
     pending: dict[str, int] = field(default_factory=dict)
 
-    def total(self) -> int:
+    def largest(self) -> int:
         """The largest multiplier (a bound on the retries)."""
         return max([self.cells, self.packets, self.heap, *self.rings.values(), *self.pending.values()])
 
@@ -156,7 +156,7 @@ class Router:
                 if hop not in self.trees:
                     self.trees[hop] = self._tree(hop)
                 previous = self.trees[hop]
-            if dst not in previous or dst == src:
+            if dst not in previous:
                 raise m.ModelError("Connection", "dst", dst, f"a host reachable from {src!r}")
             nodes = [dst]
             while nodes[-1] != hop:
@@ -420,15 +420,13 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     packet_pool = min(pool, (min(4 * segments, PACKETS_IN_POOL) + 4096) * growth.packets)
     n_trace = run.trace.max_records if trace_set else 0
     n_droplog = run.trace.max_records if traced else 0
-    n_samples = int(run.duration_s / run.trace.sample_interval_s) + 1 if traced else 0
+    end_ns = int(round(run.duration_s * NS))
+    sample_ns = max(1, int(round(run.trace.sample_interval_s * NS)))
+    n_samples = end_ns // sample_ns + 1 if traced else 0
     _check_memory(8 * (pool * L.E_NFIELDS + packet_pool * L.K_NFIELDS + 3 * sum(ring_cap)
                        + n_trace * 4 + n_droplog * 4 + n_samples * 2 * len(traced))
                   + 2 * n_conn * sb_cap + 8 * 3 * len(pv_vc))
     heap_cap = (len(chan_dst) + 8 * n_conn + 64) * growth.heap
-
-    end_ns = int(round(run.duration_s * NS))
-    sample_ns = max(1, int(round(run.trace.sample_interval_s * NS)))
-    n_samples = end_ns // sample_ns + 1 if traced else 0
 
     g = np.zeros(L.G_NFIELDS, np.int64)
     g[L.G_END] = end_ns

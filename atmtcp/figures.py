@@ -13,7 +13,7 @@ import pandas as pd
 import xarray as xr
 
 from .experiments.common import POLICY_LABELS
-from .reference import paper_layout
+from .reference import mean_absolute_difference, paper_layout
 
 MSS = 512
 
@@ -333,8 +333,9 @@ def report_summary(paper: str, comparison: pd.DataFrame, verdicts: pd.DataFrame,
     absolute difference from the paper per target, the claims passed (with the failing ones named),
     and the tables that have no figure, each in full. (No ``|`` in the text: reST reads ``|x|`` as
     a substitution.)"""
-    compared = comparison[(comparison.status == "compared") & ~comparison.metric.str.startswith("max_queue")]
-    mad = compared.assign(d=compared.difference.abs()).groupby("target").d.mean()
+    rated = comparison[~comparison.metric.str.startswith("max_queue")]
+    compared = rated[rated.status == "compared"]
+    mad = mean_absolute_difference(rated)
     passed = int(verdicts.passed.sum())
     lines = [paper, "-" * len(paper), ""]
     if quick:

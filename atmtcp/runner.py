@@ -118,7 +118,7 @@ def hold_steps(ds: xr.Dataset, rows: str) -> xr.Dataset:
     each row's NaN between its own first and last sample takes the value before it, so that
     the union of the rows' sample times describes every row exactly. Outside a row's own
     span the values stay NaN."""
-    for name, variable in ds.data_vars.items():
+    for name, variable in list(ds.data_vars.items()):
         if variable.attrs.get("interpolation") != "previous" or "time" not in variable.dims:
             continue
         ordered = variable.transpose(rows, "time", ...)

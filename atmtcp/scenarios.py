@@ -1,12 +1,13 @@
 """goyal1998's N-source configuration: the networks, the cell-contention assumptions, the
 switch port of each drop-policy column, and :func:`goyal_run`, one grid point's run.
 
-Plain model building (no numba, no xarray), shared by the experiments of goyal1998 and
-goyal1997, ``atmtcp run`` and ``atmtcp bench``.
+Plain model building (no xarray), shared by the experiments of goyal1998 and goyal1997,
+``atmtcp run`` and ``atmtcp bench``.
 """
 from __future__ import annotations
 
 from . import model as m
+from .kernel.aal5 import packet_cells
 from .topologies import n_source_run
 
 
@@ -130,8 +131,8 @@ def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: 
     duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
     mss = params.get("mss", mss)
     tcp_config = m.TcpConfig(tcp, mss=mss, rcv_wnd=rcv_wnd or params["rcv_wnd"])
-    packet_cells = -(-(mss + m.Aal5Config().overhead_bytes) // 48)
-    port = policy_config(policy, buffer, sources, packet_cells, r_fraction, z, slotted, randomized_tail)
+    cells = packet_cells(mss, m.Aal5Config().overhead_bytes)
+    port = policy_config(policy, buffer, sources, cells, r_fraction, z, slotted, randomized_tail)
     jitter = JITTER_S if seed > 0 else 0.0
     return n_source_run(sources, link_delay_s if link_delay_s is not None else params["delay_s"],
                         port, tcp_config, duration, seed, jitter, trace,

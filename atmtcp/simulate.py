@@ -44,7 +44,7 @@ def run_kernel(run: m.Run) -> Compiled:
             return compiled
         arg = int(compiled.state.g[L.G_STATUS_ARG])
         finite_ring = status == L.RING_FULL and compiled.state.port[arg, L.P_CAPACITY] != L.INFINITE
-        if status not in _GROWABLE or finite_ring or growth.total() >= MAX_GROWTH:
+        if status not in _GROWABLE or finite_ring or growth.largest() >= MAX_GROWTH:
             raise KernelError(f"kernel stopped: {L.STATUS_NAMES[status]} (argument {arg}, {growth})")
         _grow(growth, status, compiled.port_names[arg] if status in (L.RING_FULL, L.PEND_FULL) else None)
 
