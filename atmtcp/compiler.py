@@ -36,7 +36,7 @@ than is ever in flight; the pool grows when it fills (:class:`Growth`). goyal199
 goyal1997's runs stay below it."""
 PACKETS_IN_POOL = 1 << 18
 """At most this many packets in the initial packet pool (which also grows when full)."""
-RINGLESS_POLICIES = ("tail", "ppd", "epd")
+RINGLESS_POLICIES = ("tail", "ppd", "epd", "espd")
 """Policies that read only the buffer occupancy: their lazy ports keep no per-cell ring
 (:mod:`atmtcp.kernel.ports`)."""
 
@@ -284,6 +284,11 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         ring_cap.append(bound if spec.held or spec.config.policy.kind not in RINGLESS_POLICIES else 0)
     ring_base = np.concatenate([[0], np.cumsum(ring_cap)[:-1]]).astype(np.int64)
 
+    sessions = {name: 0 for name in kernel_ports}  # connections whose data cross each port
+    for _c, is_ack, route in vc_routes:
+        for name in route:
+            if name in sessions and not is_ack:
+                sessions[name] += 1
     port = np.zeros((n_port, L.P_NFIELDS), np.int64)
     portf = np.zeros((n_port, L.PF_NFIELDS), np.float64)
     fan_in = {name: max(1, len(ups)) for name, ups in upstream.items()}
@@ -298,6 +303,13 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         port[i, L.P_POLICY] = m.POLICIES.index(policy.kind)
         port[i, L.P_THRESHOLD] = policy.resolved_threshold(k)
         port[i, L.P_KEEP_EOM] = int(policy.keep_eom)
+        port[i, L.P_CAPTURE_EOM] = int(policy.capture_eom)
+        port[i, L.P_THRESHOLD2] = policy.resolved_threshold2(k)
+        port[i, L.P_DROPLIST_MAX] = policy.droplist_max or max(1, int(round(0.2 * sessions[name])))
+        port[i, L.P_DROP_TIMER_NS] = int(round(policy.drop_timer_s * NS))
+        port[i, L.P_DROP_TIMER_AT] = -1
+        if spec.is_nic and network.ip_service_pps is not None:
+            port[i, L.P_IP_NS] = int(round(NS / network.ip_service_pps))
         port[i, L.P_RING_BASE] = ring_base[i]
         port[i, L.P_RING_CAP] = ring_cap[i]
         port[i, L.P_TRACE] = traced.index(name) + 1 if name in traced else 0
@@ -407,6 +419,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         row[L.C_NLOSS] = len(cobj.lost_segments)
         row[L.C_SEND_HIGH] = -1
         row[L.C_TIMEOUT_GUARD] = int(tcp.uses_timeout_guard)
+        row[L.C_MEASURE_NS] = int(round(run.warmup_s * NS))
         connf[c, L.F_CWND] = tcp.mss
         ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else rcv_wnd
         connf[c, L.F_SSTHRESH] = float(ssthresh)

@@ -16,8 +16,8 @@ SONET_PAYLOAD_FRACTION = 26 / 27
 """STS-3c payload / line rate: 149.76 of 155.52 Mbit/s (260 of 270 columns of the SONET
 frame carry cells; the rest is section, line and path overhead)."""
 
-POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba")
-THRESHOLD_POLICIES = ("epd", "selective_drop", "fba")
+POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd")
+THRESHOLD_POLICIES = ("epd", "selective_drop", "fba", "espd")
 """Policies with a buffer threshold R (whose default is derived from the buffer size)."""
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
@@ -74,31 +74,60 @@ class DropPolicy:
     """A switch port's drop policy (see :mod:`atmtcp.kernel.policies`).
 
     ``threshold`` is R in cells: EPD's threshold (cheon 3.2; goyal1998 uses buffer - 200),
-    or the minimum drop threshold of Selective Drop and FBA (goyal1998 4.2). ``None``
-    lets the port choose: buffer - 200 cells for EPD, 0.9 x buffer for Selective Drop and
-    FBA (goyal1998 section 4). ``z`` is Selective Drop's load-ratio cutoff or FBA's
-    linear scale factor. ``keep_eom`` lets the EOM cell of a discarded packet through
-    when there is room (cheon's EPD pseudocode); PPD always discards it.
+    the minimum drop threshold of Selective Drop and FBA (goyal1998 4.2), or ESPD's buffer
+    threshold 1. ``None`` lets the port choose: buffer - 200 cells for EPD, 0.9 x buffer
+    for Selective Drop and FBA (goyal1998 section 4), 0.96 x buffer for ESPD (cheon 3.3:
+    "about six packets less than buffer size", six 12-cell packets below 2000 cells). ``z``
+    is Selective Drop's load-ratio cutoff or FBA's linear scale factor. ``keep_eom`` lets
+    the EOM cell of a discarded packet through when there is room (cheon's EPD
+    pseudocode); PPD always discards it. ``capture_eom`` puts a VC on the drop-list also
+    when the dropped cell is its packet's EOM, as cheon's PPD and EPD pseudocode is
+    written (see :func:`atmtcp.kernel.policies.cell_decision`); off, a dropped EOM ends
+    the packet and leaves the VC free.
+
+    ESPD (cheon 3.3) also has ``threshold2`` (buffer threshold 2, cells; ``None``: "half
+    of buffer size"), ``droplist_max`` (the drop-list threshold, a number of VCs; ``None``:
+    "20 % of total number of sessions", those whose data cross the port, at least 1) and
+    ``drop_timer_s`` ("25 msec for symmetric roundtrip time simulations and 75 msec for
+    asymmetric").
     """
 
     kind: str = "tail"
     threshold: int | None = None
     z: float = 0.8
     keep_eom: bool = True
+    capture_eom: bool = False
+    threshold2: int | None = None
+    droplist_max: int | None = None
+    drop_timer_s: float = 0.025
 
     def __post_init__(self):
         _check(self.kind in POLICIES, "DropPolicy", "kind", self.kind, f"one of {POLICIES}")
-        if self.threshold is not None:
-            ok = isinstance(self.threshold, int) and not isinstance(self.threshold, bool) and self.threshold >= 0
-            _check(ok, "DropPolicy", "threshold", self.threshold, "an integer >= 0 (cells) or None")
+        for name in ("threshold", "threshold2"):
+            value = getattr(self, name)
+            if value is not None:
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+                _check(ok, "DropPolicy", name, value, "an integer >= 0 (cells) or None")
         _positive("DropPolicy", "z", self.z)
         _boolean("DropPolicy", "keep_eom", self.keep_eom)
+        _boolean("DropPolicy", "capture_eom", self.capture_eom)
+        if self.droplist_max is not None:
+            _positive("DropPolicy", "droplist_max", self.droplist_max, integer=True)
+        _positive("DropPolicy", "drop_timer_s", self.drop_timer_s, at_most=MAX_TIME_S)
+        if self.kind != "espd":
+            for name in ("threshold2", "droplist_max"):
+                _check(getattr(self, name) is None, "DropPolicy", name, getattr(self, name),
+                       f"None unless kind='espd' (an ESPD parameter; kind is {self.kind!r})")
+        if self.threshold is not None and self.threshold2 is not None:
+            _check(self.threshold2 < self.threshold, "DropPolicy", "threshold2", self.threshold2,
+                   f"below buffer threshold 1 = {self.threshold} cells (cheon 3.3 releases below it)")
 
     def resolved_threshold(self, buffer_cells: int | None) -> int:
         """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite).
 
-        The defaults need a finite buffer: with an infinite one EPD and Selective Drop need
-        an explicit threshold (:class:`PortConfig` checks this), tail drop and PPD have none.
+        The defaults need a finite buffer: with an infinite one EPD, ESPD and Selective Drop
+        need an explicit threshold (:class:`PortConfig` checks this), tail drop and PPD have
+        none.
         """
         if self.threshold is not None:
             return self.threshold
@@ -109,7 +138,20 @@ class DropPolicy:
             return 0
         if self.kind == "epd":
             return max(buffer_cells - 200, 1)
+        if self.kind == "espd":
+            return int(round(0.96 * buffer_cells))
         return int(round(0.9 * buffer_cells))
+
+    def resolved_threshold2(self, buffer_cells: int | None) -> int:
+        """ESPD's buffer threshold 2 in cells (0 for the other policies)."""
+        if self.kind != "espd":
+            return 0
+        if self.threshold2 is not None:
+            return self.threshold2
+        if buffer_cells is None:
+            raise ModelError("DropPolicy", "threshold2", None, "an explicit number of cells for 'espd' with an "
+                             "infinite buffer")
+        return buffer_cells // 2
 
 
 @dataclass(frozen=True)
@@ -169,6 +211,11 @@ class PortConfig:
                    f"between 0 and the buffer size K = {self.buffer_cells} cells")
             if self.policy.kind == "epd":
                 _check(r >= 1, "DropPolicy", "threshold", r, ">= 1 cell for EPD")
+            if self.policy.kind == "espd":
+                _check(r < self.buffer_cells, "DropPolicy", "threshold", r,
+                       f"below the buffer size K = {self.buffer_cells} cells (ESPD's buffer threshold 1)")
+                r2 = self.policy.resolved_threshold2(self.buffer_cells)
+                _check(r2 < r, "DropPolicy", "threshold2", r2, f"below buffer threshold 1 = {r} cells")
 
 
 @dataclass(frozen=True)
@@ -322,6 +369,11 @@ class Network:
     rate (goyal1998 3.2: "For ATM over SONET, this number is further reduced to 120.5
     Mbps"). Efficiency is then reported against the maximum TCP goodput at that payload
     rate (120.6 Mbit/s for 512-byte segments). Off by default.
+
+    ``ip_service_pps``: each host's IP layer hands at most this many packets per second to
+    AAL5, from an infinite IP queue; a packet's cells then leave at the link rate (cheon 2:
+    "10,500 packets/sec for a packet size of 500 bytes and ... 4,000 packets/sec for packet
+    size of 1,500 bytes"). ``None``: no limit.
     """
 
     hosts: tuple[str, ...]
@@ -330,9 +382,12 @@ class Network:
     switch_port: PortConfig = field(default_factory=PortConfig)
     ports: tuple[tuple[str, PortConfig], ...] = ()
     sonet: bool = False
+    ip_service_pps: float | None = None
 
     def __post_init__(self):
         _boolean("Network", "sonet", self.sonet)
+        if self.ip_service_pps is not None:
+            _positive("Network", "ip_service_pps", self.ip_service_pps, at_most=1e9)
         names = list(self.hosts) + list(self.switches)
         _check(len(self.hosts) >= 2, "Network", "hosts", self.hosts, "at least two host names")
         _check(len(set(names)) == len(names), "Network", "hosts", names, "unique node names")
@@ -376,7 +431,12 @@ class TraceConfig:
 
 @dataclass(frozen=True)
 class Run:
-    """A complete simulation: network, connections, duration, seed, framing and traces."""
+    """A complete simulation: network, connections, duration, seed, framing and traces.
+
+    ``warmup_s``: the distinct segments each receiver gets are counted from this time on
+    (``segments_received``; cheon 4.2.3: "we collected result after 0.5 sec, in order to
+    disregard the initial transient period"). The other counters cover the whole run.
+    """
 
     network: Network
     connections: tuple[Connection, ...]
@@ -384,9 +444,13 @@ class Run:
     seed: int = 0
     aal5: Aal5Config = field(default_factory=Aal5Config)
     trace: TraceConfig = field(default_factory=TraceConfig)
+    warmup_s: float = 0.0
 
     def __post_init__(self):
         _positive("Run", "duration_s", self.duration_s, at_most=MAX_TIME_S)
+        _non_negative("Run", "warmup_s", self.warmup_s)
+        _check(self.warmup_s < self.duration_s, "Run", "warmup_s", self.warmup_s,
+               f"below the duration {self.duration_s:g} s")
         _check(isinstance(self.seed, int) and not isinstance(self.seed, bool) and 0 <= self.seed < 2**63,
                "Run", "seed", self.seed, "an integer in [0, 2**63)")
         _check(len(self.connections) >= 1, "Run", "connections", self.connections, "at least one connection")

@@ -112,6 +112,9 @@ def counters(run: m.Run, compiled: Compiled) -> dict[str, Counter]:
         "delivered_bytes": Counter(src, delivered, "byte", "bytes delivered in order to the application"),
         "sent_bytes": column(conn, L.C_BYTES_SENT, src, "byte", "TCP payload bytes sent, retransmissions included"),
         "segments_sent": column(conn, L.C_SEGS_SENT, src, "1", "segments sent"),
+        "segments_received": column(conn, L.C_SEGS_RECEIVED, src, "1",
+                                    "distinct data segments that reached the receiver from warmup_s on "
+                                    "(a retransmitted duplicate counts once; cheon 4.2.3)"),
         "retransmissions": column(conn, L.C_RETRANSMITS, src, "1", "segments sent again"),
         "timeouts": column(conn, L.C_TIMEOUTS, src, "1", "retransmission timeouts"),
         "fast_retransmits": column(conn, L.C_FAST_RETRANSMITS, src, "1", "fast retransmits (third duplicate ACK)"),
@@ -159,6 +162,7 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
         },
         attrs={
             "duration_s": run.duration_s,
+            "warmup_s": run.warmup_s,
             "seed": run.seed,
             "folded_ports": ", ".join(compiled.folded_ports),
             "bottleneck": compiled.bottleneck,
@@ -190,8 +194,18 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
                                  "buffer occupancy at the sampling instant")
         ds["departed_cells"] = _var(S.osample.copy(), ("sample_time", "traced_port"), "cell",
                                     "cumulative cells transmitted by the sampling instant")
-        n_drop = int(S.g[L.G_DROPLOG_LEN])
-        log = S.droplog[:n_drop]
+        full_log = S.droplog[:int(S.g[L.G_DROPLOG_LEN])]
+        captured = full_log[full_log[:, 3] == L.CAPTURE]
+        ds["capture_time"] = _var(captured[:, 0] / NS, ("capture",), "s",
+                                  "time a VC was put on a traced port's drop-list (PPD, EPD, ESPD ...)")
+        ds["capture_source"] = _var(S.vc[captured[:, 2], L.V_CONN], ("capture",), "1",
+                                    "connection of the captured VC")
+        ds["capture_is_ack"] = _var(S.vc[captured[:, 2], L.V_IS_ACK], ("capture",), "1",
+                                    "1 if the captured VC carries ACKs")
+        ds["capture_port"] = _var(np.array(compiled.port_names, dtype=object)[captured[:, 1]].astype(str)
+                                  if len(captured) else np.array([], dtype=str), ("capture",), "1", "port")
+        log = full_log[full_log[:, 3] != L.CAPTURE]
+        n_drop = len(log)
         ds["drop_time"] = _var(log[:, 0] / NS, ("drop",), "s", "time of a cell drop at a traced port")
         ds["drop_port"] = _var(np.array(compiled.port_names, dtype=object)[log[:, 1]].astype(str)
                                if n_drop else np.array([], dtype=str), ("drop",), "1", "port")

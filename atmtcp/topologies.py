@@ -60,3 +60,36 @@ def n_source_run(n: int, link_delay_s: float, port: m.PortConfig, tcp: m.TcpConf
     connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp, starts[i]) for i in range(n))
     return m.Run(network, connections, duration_s, seed=seed,
                  aal5=aal5 or m.Aal5Config(), trace=trace or m.TraceConfig())
+
+
+def parking_lot(groups: tuple[tuple[int, float], ...], trunk_delays_s: tuple[float, ...], port: m.PortConfig,
+                sink_delay_s: float, rate_bps: float = m.OC3_BPS, ip_service_pps: float | None = None) -> m.Network:
+    """cheon Fig. 1 and its Appendix: a chain of switches SW1 .. SW(G+1); group g's
+    sources (``groups[g] = (count, access delay)``) enter at SW(g+1), and every
+    destination hangs off the last switch by a link of ``sink_delay_s``.
+
+    Sources are numbered across the groups (S1.., D1..) in order, as cheon numbers its
+    sessions; ``trunk_delays_s[i]`` is the delay of the SW(i+1)-SW(i+2) link. Every switch
+    output port gets ``port``; the most congested is the last trunk's
+    (:func:`parking_lot_bottleneck`), which every session crosses.
+    """
+    if not groups or len(trunk_delays_s) != len(groups):
+        raise m.ModelError("parking_lot", "trunk_delays_s", trunk_delays_s,
+                           f"one delay per group of sources ({len(groups)} groups)")
+    switches = tuple(f"SW{i + 1}" for i in range(len(groups) + 1))
+    hosts, links, n = [], [], 0
+    for g, (count, access_delay_s) in enumerate(groups):
+        for _ in range(count):
+            n += 1
+            hosts.append(f"S{n}")
+            links.append(m.Link(f"S{n}", switches[g], rate_bps, access_delay_s))
+    links += [m.Link(switches[i], switches[i + 1], rate_bps, d) for i, d in enumerate(trunk_delays_s)]
+    sinks = [f"D{i + 1}" for i in range(n)]
+    links += [m.Link(switches[-1], d, rate_bps, sink_delay_s) for d in sinks]
+    return m.Network(hosts=tuple(hosts + sinks), switches=switches, links=tuple(links), switch_port=port,
+                     ip_service_pps=ip_service_pps)
+
+
+def parking_lot_bottleneck(network: m.Network) -> str:
+    """The port of the last trunk, towards the switch of the destinations."""
+    return f"{network.switches[-2]}->{network.switches[-1]}"

@@ -10,6 +10,8 @@ Nothing here imports atmtcp: the tests compare the kernel against these.
   departures, deciding each arriving cell with cheon's pseudocode (section 3.1 PPD,
   section 3.2 EPD) transcribed line by line, with an explicit ``drop_list`` set, and
   the goyal1998 4.2 packet rules plugged into the EPD skeleton for Selective Drop and FBA.
+- :class:`NaiveEspd`: cheon 3.3's ESPD pseudocode line by line, with the drop-list as a
+  Python list in capture order and the drop timer as an expiry time.
 """
 from __future__ import annotations
 
@@ -173,6 +175,54 @@ class NaiveBuffer:
             self._capture(vc, eom)
             return False
         return self._accept(vc)
+
+
+class NaiveEspd:
+    """cheon 3.3: Early Selective Packet Discard at one output buffer of ``K`` cells."""
+
+    def __init__(self, K: int, threshold1: int, threshold2: int, droplist_threshold: int, timer: float):
+        self.K = K
+        self.threshold1 = threshold1
+        self.threshold2 = threshold2
+        self.droplist_threshold = droplist_threshold
+        self.timer = timer
+        self.queue: deque = deque()
+        self.drop_list: list = []      # "in the order of BOM cell arrivals"
+        self.timer_expires_at = None   # None: the drop timer is not active
+        self.captures: list = []       # (time, vc) of every capture
+
+    def depart(self):
+        if self.queue:
+            self.queue.popleft()
+
+    def arrive(self, vc, bom, eom, now) -> bool:
+        """Decide one arriving cell at time ``now``; True if it enters the buffer."""
+        queue_length = len(self.queue)
+        # if the drop timer has expired: remove all the entries of drop-list
+        if self.timer_expires_at is not None and now >= self.timer_expires_at:
+            self.drop_list.clear()
+            self.timer_expires_at = None
+        if vc in self.drop_list:
+            accepted = False
+            if eom:
+                if queue_length < self.K:
+                    self.queue.append(vc)
+                    accepted = True
+                if queue_length < self.threshold2:
+                    self.drop_list.remove(vc)
+                    self.timer_expires_at = None   # deactivate the drop timer if it is active
+            return accepted
+        if queue_length <= self.threshold1:
+            self.queue.append(vc)
+            return True
+        if (len(self.drop_list) < self.droplist_threshold and bom) or queue_length >= self.K:
+            self.drop_list.append(vc)
+            self.captures.append((now, vc))
+            if len(self.drop_list) == 1:   # the first VPI/VCI in drop-list: activate a drop timer
+                self.timer_expires_at = now + self.timer
+            return False
+        self.queue.append(vc)
+        return True
 
 
 def arrivals_from_ops(ops, packet_lengths):

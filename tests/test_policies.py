@@ -20,13 +20,15 @@ from atmtcp.topologies import BOTTLENECK, n_source_run
 from naive import NaiveBuffer, arrivals_from_ops, fba_drops, run_naive, selective_drop_drops
 
 CODE = {name: i for i, name in enumerate(L.POLICY_NAMES)}
+CELL_DECISION_POLICIES = tuple(p for p in L.POLICY_NAMES if p != "espd")
+"""The policies decided by ``cell_decision`` (ESPD has its own, tested below)."""
 NORMAL, DISCARD_ALL, DISCARD_KEEP_EOM = L.PV_NORMAL, L.PV_DISCARD_ALL, L.PV_DISCARD_KEEP_EOM
 ACCEPT = L.ACCEPT
 
 
-def decide(policy, state, X, K, R=0, Z=0.8, Y=0, Na=0, bom=False, eom=False, keep_eom=True):
+def decide(policy, state, X, K, R=0, Z=0.8, Y=0, Na=0, bom=False, eom=False, keep_eom=True, capture_eom=False):
     """``cell_decision`` with keyword arguments and the kernel's argument types."""
-    return cell_decision(CODE[policy], int(keep_eom), state, X, K, R, float(Z), Y, Na, bom, eom)
+    return cell_decision(CODE[policy], int(keep_eom), int(capture_eom), state, X, K, R, float(Z), Y, Na, bom, eom)
 
 
 # --- tail drop (goyal1998 3) -----------------------------------------------------------------
@@ -172,7 +174,7 @@ def test_fba_threshold_tightens_as_buffer_fills():
 
 
 # --- every policy -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("policy", L.POLICY_NAMES)
+@pytest.mark.parametrize("policy", CELL_DECISION_POLICIES)
 @pytest.mark.parametrize("bom", [True, False])
 def test_full_buffer_never_accepts(policy, bom):
     """goyal1998 3 / cheon 3: no policy puts a cell into a full buffer."""
@@ -203,7 +205,7 @@ def test_packet_rules_match_goyal_formulas(K, data, Z):
     assert packet_admission(CODE["tail"], X, K, R, Z, Y, Na) == ACCEPT
 
 
-def run_kernel_decisions(policy, events, K, R, Z, keep_eom):
+def run_kernel_decisions(policy, events, K, R, Z, keep_eom, capture_eom=False):
     """Feed ``events`` to ``cell_decision``, keeping the FIFO, Y, Na and per-VC states here."""
     queue = deque()
     count = {}
@@ -217,7 +219,8 @@ def run_kernel_decisions(policy, events, K, R, Z, keep_eom):
             continue
         _, vc, bom, eom = ev
         na = sum(1 for c in count.values() if c > 0)
-        decision, state[vc] = cell_decision(CODE[policy], int(keep_eom), state.get(vc, NORMAL), len(queue),
+        decision, state[vc] = cell_decision(CODE[policy], int(keep_eom), int(capture_eom), state.get(vc, NORMAL),
+                                            len(queue),
                                             K, R, float(Z), count.get(vc, 0), na, bom, eom)
         accepted = decision == ACCEPT
         if accepted:
@@ -229,42 +232,44 @@ def run_kernel_decisions(policy, events, K, R, Z, keep_eom):
 
 @st.composite
 def scenarios(draw):
-    policy = draw(st.sampled_from(L.POLICY_NAMES))
+    policy = draw(st.sampled_from(CELL_DECISION_POLICIES))
     K = draw(st.integers(1, 12))
     R = draw(st.integers(0, K))
     Z = draw(st.sampled_from(DYADIC_Z))
     keep_eom = draw(st.booleans())
+    capture_eom = draw(st.booleans())
     n_vc = draw(st.integers(1, 4))
     lengths = [draw(st.lists(st.integers(1, 5), min_size=1, max_size=4)) for _ in range(n_vc)]
     # arrivals outnumber departures two to one so that the buffer fills and empties
     ops = draw(st.lists(st.sampled_from([-1] + list(range(n_vc)) * 2), min_size=40, max_size=160))
-    return policy, K, R, Z, keep_eom, arrivals_from_ops(ops, lengths)
+    return policy, K, R, Z, keep_eom, capture_eom, arrivals_from_ops(ops, lengths)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_cell_decisions_match_naive_drop_list(scenario):
-    """cheon 3.1/3.2 + goyal1998 4.2: cell_decision decides every cell as the drop-list pseudocode (atmtcp's EOM variant)."""
-    policy, K, R, Z, keep_eom, events = scenario
-    naive = NaiveBuffer(policy, K, R, Z, keep_eom=keep_eom, literal_eom=False)
-    assert run_kernel_decisions(policy, events, K, R, Z, keep_eom) == run_naive(naive, events)
+    """cheon 3.1/3.2 + goyal1998 4.2: cell_decision decides every cell as the drop-list pseudocode,
+    literally with capture_eom, else in atmtcp's EOM variant."""
+    policy, K, R, Z, keep_eom, capture_eom, events = scenario
+    naive = NaiveBuffer(policy, K, R, Z, keep_eom=keep_eom, literal_eom=capture_eom)
+    assert run_kernel_decisions(policy, events, K, R, Z, keep_eom, capture_eom) == run_naive(naive, events)
 
 
-# --- where atmtcp departs from cheon's pseudocode ---------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "modelling choice in atmtcp.kernel.policies.cell_decision: an EOM (or single-cell packet) "
-    "discarded outside the drop-list does not capture the VC, whereas cheon's PPD/EPD pseudocode "
-    "captures it and so also discards the VC's next packet"))
+# --- the one place atmtcp's default departs from cheon's pseudocode -----------------------------------------
+LITERAL_EOM_EVENTS = [("arrive", 0, True, False), ("arrive", 0, False, False),
+                      ("arrive", 0, False, True),   # EOM finds the 2-cell buffer full
+                      ("depart",), ("depart",),
+                      ("arrive", 0, True, False)]   # next packet's BOM, buffer empty
+
+
 @pytest.mark.parametrize("policy", ["ppd", "epd"])
 def test_cheon_pseudocode_literal_eom_at_full_buffer(policy):
-    """cheon 3.1/3.2 literally: a discarded EOM captures the VC into the drop-list, so its next packet is discarded."""
-    events = [("arrive", 0, True, False), ("arrive", 0, False, False),
-              ("arrive", 0, False, True),   # EOM finds the 2-cell buffer full
-              ("depart",), ("depart",),
-              ("arrive", 0, True, False)]   # next packet's BOM, buffer empty
-    naive = run_naive(NaiveBuffer(policy, K=2, R=2, literal_eom=True), events)
-    assert naive == [True, True, False, False]
-    assert run_kernel_decisions(policy, events, 2, 2, 0.8, True) == naive
+    """cheon 3.1/3.2 as written (capture_eom): a discarded EOM captures the VC into the drop-list,
+    so its next packet is discarded; by default (a modelling choice of goyal's runs) it does not."""
+    literal = run_naive(NaiveBuffer(policy, K=2, R=2, literal_eom=True), LITERAL_EOM_EVENTS)
+    assert literal == [True, True, False, False]
+    assert run_kernel_decisions(policy, LITERAL_EOM_EVENTS, 2, 2, 0.8, True, capture_eom=True) == literal
+    assert run_kernel_decisions(policy, LITERAL_EOM_EVENTS, 2, 2, 0.8, True) == [True, True, False, True]
 
 
 # --- end to end: EPD drops whole packets (goyal1998 4.1) ----------------------------------------------------

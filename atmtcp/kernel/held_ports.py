@@ -143,7 +143,7 @@ def randomized_tail(S, p, t):
 def accept_held(S, p, v, hop, k, idx, t):
     """Decide a cell at held port ``p`` now and hold it if admitted; False if it was not."""
     port = itab(S, T_PORT)
-    decision = port_decision(S, p, v, itab(S, T_VC_PV)[v, hop], k, idx)
+    decision = port_decision(S, p, v, itab(S, T_VC_PV)[v, hop], k, idx, t)
     if decision == DROP_OVERFLOW and port[p, P_FAN_IN] > 0 and randomized_tail(S, p, t):
         decision = ACCEPT
     if decision != ACCEPT:

@@ -23,9 +23,11 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_RCV_NXT, C_OOO_SEGS, C_LAST_RCVD_SEG,
     C_DELACK, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_DEADLINE, C_DELACK_QUEUED,
     C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
-    C_SEND_HIGH, C_TIMEOUT_GUARD,
+    C_SEND_HIGH, C_TIMEOUT_GUARD, C_MEASURE_NS, C_SEGS_RECEIVED,
     C_NFIELDS,
-) = range(52)
+) = range(54)
+# C_SEGS_RECEIVED: distinct data segments that reached the receiver at or after C_MEASURE_NS
+# (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one packet").
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
 F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
@@ -58,12 +60,20 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
     P_CELLS_IN, P_CELLS_OUT, P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC,
     P_TRACE,
     P_SLOTTED, P_FAN_IN, P_EVENT_AT, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
+    P_CAPTURE_EOM, P_IP_NS, P_IP_FREE,
+    P_THRESHOLD2, P_DROPLIST_MAX, P_DROPLIST_LEN, P_DROPLIST_EPOCH, P_DROP_TIMER_NS, P_DROP_TIMER_AT,
     P_NFIELDS,
-) = range(28)
+) = range(37)
 # P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of
 # the lazy FIFO drain; needed by slotted ports and by randomized tail drop (P_FAN_IN > 0),
 # which remove or reorder cells after their arrival. P_EVENT_AT: time of the port's pending
 # EV_PORT event, -1 if none. P_PEND_*: a slotted port's arrivals waiting for the slot end.
+# P_CAPTURE_EOM = 1: a dropped EOM cell also puts its VC on the drop-list (cheon 3.1/3.2 as written).
+# P_IP_NS: a host NIC's IP service time per packet (cheon 2), 0 if none; P_IP_FREE: when its IP
+# layer can hand over the next packet. ESPD (cheon 3.3): P_THRESHOLD is buffer threshold 1,
+# P_THRESHOLD2 buffer threshold 2, P_DROPLIST_MAX the drop-list threshold, P_DROPLIST_LEN the VCs
+# on the list; a VC is on it when its pv_state is PV_LISTED + P_DROPLIST_EPOCH, so that the drop
+# timer's expiry (at P_DROP_TIMER_AT, -1 when inactive) releases every VC by raising the epoch.
 DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)
 DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
 
@@ -71,15 +81,20 @@ DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
 PF_Z, PF_NFIELDS = range(2)
 
 # --- drop policies ---------------------------------------------------------------------------
-TAIL, PPD, EPD, SELECTIVE_DROP, FBA = range(5)
-POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba")
+TAIL, PPD, EPD, SELECTIVE_DROP, FBA, ESPD = range(6)
+POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd")
 
 # --- per (port, VC) packet state ``pv_state`` ------------------------------------------------
-PV_NORMAL, PV_DISCARD_ALL, PV_DISCARD_KEEP_EOM = range(3)
+PV_NORMAL, PV_DISCARD_ALL, PV_DISCARD_KEEP_EOM, PV_LISTED = range(4)
+# PV_LISTED + epoch: on an ESPD port's drop-list of that epoch (see P_DROPLIST_EPOCH)
+
+# --- what an ESPD decision does to the drop-list (atmtcp.kernel.policies.espd_decision) -------
+ESPD_STAY, ESPD_CAPTURE, ESPD_RELEASE = range(3)
 
 # --- drop decisions (returned by policies) ---------------------------------------------------
 ACCEPT = -1
 DROP_OVERFLOW, DROP_THRESHOLD, DROP_PARTIAL, DROP_PERVC = range(4)
+CAPTURE = 4  # not a drop: the drop log's mark of a VC put on a port's drop-list
 
 # --- channel (FIFO of cells or packets between two kernel stages), int64 table ``chan`` -------
 CH_HEAD, CH_TAIL, CH_LEN, CH_DST_PORT, CH_CDV_NS, CH_LAST_T, CH_NFIELDS = range(7)

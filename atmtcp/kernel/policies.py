@@ -11,13 +11,16 @@ Notation (goyal1998 section 4.2): ``X`` cells in the buffer, ``K`` buffer capaci
 buffer, ``Na`` VCs with at least one cell in the buffer. All are read *before* the
 arriving cell is added.
 
-Adding a policy (ESPD, RED at the frame level, ...): write ``<name>_admits`` below, give it
-a code in :mod:`atmtcp.kernel.layout`, and add its line to :func:`packet_admission`.
+Adding a policy that decides on a packet's first cell (RED at the frame level, ...): write
+``<name>_admits`` below, give it a code in :mod:`atmtcp.kernel.layout`, and add its line to
+:func:`packet_admission`. ESPD (cheon 3.3) decides every cell from a drop-list shared by the
+port's VCs, so it has its own decision function, :func:`espd_decision`, called by
+:func:`atmtcp.kernel.cells.espd_port_decision`, which keeps the list and the drop timer.
 """
 from .jit import jit
 from .layout import (
-    ACCEPT, DROP_OVERFLOW, DROP_PARTIAL, DROP_PERVC, DROP_THRESHOLD,
-    EPD, FBA, PPD, PV_DISCARD_ALL, PV_DISCARD_KEEP_EOM, PV_NORMAL, SELECTIVE_DROP, TAIL,
+    ACCEPT, DROP_OVERFLOW, DROP_PARTIAL, DROP_PERVC, DROP_THRESHOLD, EPD, ESPD_CAPTURE, ESPD_RELEASE,
+    ESPD_STAY, FBA, PPD, PV_DISCARD_ALL, PV_DISCARD_KEEP_EOM, PV_NORMAL, SELECTIVE_DROP, TAIL,
 )
 
 
@@ -55,7 +58,7 @@ def packet_admission(policy, X, K, R, Z, Y, Na):
 
 
 @jit
-def cell_decision(policy, keep_eom, state, X, K, R, Z, Y, Na, bom, eom):
+def cell_decision(policy, keep_eom, capture_eom, state, X, K, R, Z, Y, Na, bom, eom):
     """Decide one arriving cell. Returns ``(decision, new_state)``.
 
     ``decision`` is ``ACCEPT`` or a drop reason; ``state`` is the VC's discard state at
@@ -64,12 +67,18 @@ def cell_decision(policy, keep_eom, state, X, K, R, Z, Y, Na, bom, eom):
     - TAIL (random cell discard): a cell is dropped only when the buffer is full.
     - PPD (cheon 3.1 pseudocode): a full buffer puts the VC on the drop-list; every later
       cell of that packet is discarded, the EOM cell included, and the EOM takes the VC
-      off the list. A dropped EOM does not put the VC on the list (the packet is over:
-      "discards all the subsequent cells of the packet").
+      off the list.
     - EPD, Selective Drop, FBA (cheon 3.2 pseudocode, the packet rule from
       :func:`packet_admission`): a rejected first cell or a full buffer puts the VC on the
       drop-list; later cells are discarded except the EOM, which enters if there is room
       ("EOM cells enter the buffer whenever the space is available") when ``keep_eom``.
+
+    A dropped EOM cell (the last cell of its packet, or a one-cell packet rejected on
+    arrival) ends its packet. With ``capture_eom`` off it leaves the VC off the list: the
+    packet is over ("discards all the subsequent cells of the packet"). With it on, the
+    VC is captured as cheon's pseudocode is written ("if the buffer is full: discard the
+    cell, capture the VPI/VCI into drop-list" whatever the cell), so the VC's *next*
+    packet is discarded up to its EOM.
     """
     if state == PV_DISCARD_ALL:
         return DROP_PARTIAL, (PV_NORMAL if eom else PV_DISCARD_ALL)
@@ -80,14 +89,47 @@ def cell_decision(policy, keep_eom, state, X, K, R, Z, Y, Na, bom, eom):
             return ACCEPT, PV_NORMAL
         return DROP_OVERFLOW, PV_NORMAL
     discard_state = PV_DISCARD_KEEP_EOM if keep_eom else PV_DISCARD_ALL
+    packet_over = eom and not capture_eom
     if bom:
         reason = packet_admission(policy, X, K, R, Z, Y, Na)
         if reason != ACCEPT:
-            return reason, (PV_NORMAL if eom else discard_state)
+            return reason, (PV_NORMAL if packet_over else discard_state)
     if X >= K:
-        if policy == TAIL or eom:
+        if policy == TAIL or packet_over:
             return DROP_OVERFLOW, PV_NORMAL
         if policy == PPD:
             return DROP_OVERFLOW, PV_DISCARD_ALL
         return DROP_OVERFLOW, discard_state
     return ACCEPT, PV_NORMAL
+
+
+@jit
+def espd_decision(listed, X, K, R1, R2, list_full, bom, eom):
+    """Early Selective Packet Discard, cheon 3.3's pseudocode line by line, for one cell.
+
+    ``listed``: the cell's VC is on the drop-list; ``X``: queue length, ``K``: buffer
+    size, ``R1``/``R2``: buffer thresholds 1 and 2 (cells); ``list_full``: the drop-list
+    holds drop-list-threshold VCs. Returns ``(decision, action)``: ``ACCEPT`` or a drop
+    reason, and what happens to the VC on the list (``ESPD_STAY``, ``ESPD_CAPTURE``,
+    ``ESPD_RELEASE``). The drop timer is the caller's
+    (:func:`atmtcp.kernel.cells.espd_port_decision`).
+
+    - A listed VC loses every cell but its EOM ("All the subsequent cells except EOM cell
+      are discarded, even though we have available buffer"); the EOM enters if there is
+      room, and releases the VC when ``X < R2``.
+    - An unlisted VC's cell enters while ``X <= R1``. Above R1 a BOM cell is discarded and
+      its VC captured while the list has room ("first-come-first-catch"); whatever the
+      list, a cell that finds the buffer full is discarded and its VC captured.
+    """
+    if listed:
+        if not eom:
+            return DROP_PARTIAL, ESPD_STAY
+        decision = ACCEPT if X < K else DROP_OVERFLOW
+        return decision, (ESPD_RELEASE if X < R2 else ESPD_STAY)
+    if X <= R1:
+        return ACCEPT, ESPD_STAY
+    if X >= K:
+        return DROP_OVERFLOW, ESPD_CAPTURE
+    if bom and not list_full:
+        return DROP_THRESHOLD, ESPD_CAPTURE
+    return ACCEPT, ESPD_STAY

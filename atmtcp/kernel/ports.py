@@ -28,7 +28,7 @@ from .held_ports import admit_held
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, G_STATUS, G_STATUS_ARG, K_NCELLS, P_ACTIVE_VCS, P_BUSY_UNTIL, P_CELL_NS,
-    P_CELLS_OUT, P_HELD, P_MAX_QUEUE, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD,
+    P_CELLS_OUT, P_HELD, P_IP_FREE, P_IP_NS, P_MAX_QUEUE, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD,
     P_RING_LEN, P_TRACE, RING_FULL, V_CELLS_SENT,
 )
 from .state import (
@@ -81,7 +81,7 @@ def admit_lazy(S, p, v, hop, k, idx, t):
     port = itab(S, T_PORT)
     pv = itab(S, T_VC_PV)[v, hop]
     drain(S, p, t)
-    decision = port_decision(S, p, v, pv, k, idx)
+    decision = port_decision(S, p, v, pv, k, idx, t)
     if decision != ACCEPT:
         drop_cell(S, p, v, k, decision, t)
         return
@@ -145,9 +145,23 @@ def admit_cell(S, v, hop, k, idx, t):
 
 @jit
 def transmit_cells(S, v, k, t):
-    """Segment packet ``k`` into cells and hand them to the NIC port of VC ``v`` at ``t``."""
+    """Segment packet ``k`` into cells and hand them to the NIC port of VC ``v``.
+
+    A NIC with an IP service time (``P_IP_NS > 0``, cheon 2: "The packet inter-arrival
+    time of active sources onto the ATM adaptation layer is dominated by the IP service
+    rate ... The IP buffer size is set to infinity") hands over one packet per service
+    time, in FIFO order, and its cells follow at the line rate; else the cells enter at
+    ``t``. A NIC is a lazy FIFO port, so admitting cells at a later time than ``t`` is
+    exact: every later packet of the NIC is handed over later still.
+    """
     pkt = itab(S, T_PKT)
+    port = itab(S, T_PORT)
     vc = itab(S, T_VC)
+    p = itab(S, T_VC_PORT)[v, 0]
+    service = port[p, P_IP_NS]
+    if service > 0:
+        t = max(t, port[p, P_IP_FREE])
+        port[p, P_IP_FREE] = t + service
     n = pkt[k, K_NCELLS]
     vc[v, V_CELLS_SENT] += n
     for idx in range(n):

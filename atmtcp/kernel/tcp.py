@@ -31,7 +31,8 @@ from .layout import (
     C_RCV_NXT, C_RCV_WND, C_RECOVER, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
     C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT, C_SB_MASK, C_SEGS_SENT, C_SND_MAX,
     C_SND_NXT, C_SND_UNA, C_SRTT, C_START_NS, C_TIMEOUTS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
-    C_NLOSS, C_SCRIPTED_LOSSES, C_SEND_HIGH, C_TIMEOUT_GUARD, C_TRACE, EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
+    C_MEASURE_NS, C_NLOSS, C_SCRIPTED_LOSSES, C_SEGS_RECEIVED, C_SEND_HIGH, C_TIMEOUT_GUARD, C_TRACE,
+    EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, NEWRENO, RENO,
     RS_L0, RS_NBLK, RS_R0, SACK, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
     TR_SSTHRESH, TR_TIMEOUT, V_DATA_CELLS, V_HEADER_BYTES, VANILLA,
@@ -647,6 +648,8 @@ def receiver_input(S, c, k, t):
     nxt = conn[c, C_RCV_NXT]
     had_ooo = conn[c, C_OOO_SEGS] > 0
     if seq == nxt:
+        if t >= conn[c, C_MEASURE_NS]:
+            conn[c, C_SEGS_RECEIVED] += 1
         nxt += mss
         while rb[c, (nxt // mss) & mask] != 0:
             rb[c, (nxt // mss) & mask] = 0
@@ -666,6 +669,8 @@ def receiver_input(S, c, k, t):
         if rb[c, slot] == 0:
             rb[c, slot] = 1
             conn[c, C_OOO_SEGS] += 1
+            if t >= conn[c, C_MEASURE_NS]:
+                conn[c, C_SEGS_RECEIVED] += 1
         conn[c, C_LAST_RCVD_SEG] = seq // mss
     send_ack(S, c, t)
 
