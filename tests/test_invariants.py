@@ -19,6 +19,7 @@ ALLOWED_DROPS = {
     "epd": {"overflow", "threshold", "partial_packet"},
     "selective_drop": {"overflow", "per_vc", "partial_packet"},
     "fba": {"overflow", "per_vc", "partial_packet"},
+    "espd": {"overflow", "threshold", "partial_packet"},  # cheon 3.3
 }
 
 # Goodput can exceed capacity_bps only by the cell-time rounding. capacity_bps is

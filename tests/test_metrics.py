@@ -58,7 +58,8 @@ def test_every_policy_with_an_infinite_buffer(policy):
         m.PortConfig(None, m.DropPolicy(policy))
     assert error.value.field == ("PortConfig.policy" if policy == "fba" else "DropPolicy.threshold")
     if policy != "fba":
-        port = m.PortConfig(None, m.DropPolicy(policy, threshold=5000))
+        espd = {"threshold2": 2500} if policy == "espd" else {}  # "half of buffer size" needs a size too
+        port = m.PortConfig(None, m.DropPolicy(policy, threshold=5000, **espd))
         run = m.Run(n_source_network(2, 5e-6, port), (m.Connection("S1", "D1"), m.Connection("S2", "D2")), 0.2)
         assert float(atmtcp.simulate(run).efficiency) > 0.5
 
