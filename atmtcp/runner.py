@@ -223,6 +223,8 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
         points = exp.points(quick)
         cache = point_cache_dir(experiment_id, results_dir if results_dir is not None else results_dir_for(quick))
         ds = assemble(points, run_points(experiment_id, points, quick, jobs, cache, progress_s))
+        if exp.finish is not None:
+            ds = exp.finish(ds)
     ds.attrs.update({
         "Conventions": "CF-1.10",
         "title": f"{experiment_id}: {exp.title}",

@@ -38,6 +38,9 @@ class Experiment:
     parameters: Callable[[bool], dict] | None = None
     """The run parameters the grid does not show (MSS, windows, delays, durations, ...), as
     flat netCDF attributes, for quick or full mode."""
+    finish: Callable[[xr.Dataset], xr.Dataset] | None = None
+    """Numbers computed from the whole stacked grid (e.g. means and standard deviations over
+    seeds), added after the points are assembled."""
 
 
 def grid(**axes) -> list[dict]:

@@ -1,0 +1,145 @@
+"""cheon's networks and settings (section 2 and the Appendix), as :mod:`atmtcp.model` runs.
+
+Every number here is the paper's, with the sentence it rests on; where the paper is silent
+the choice is written beside it (and in ``notebooks/cheon.ipynb``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import model as m
+from ...kernel.aal5 import packet_cells
+from ...topologies import parking_lot, parking_lot_bottleneck
+
+AAL5 = m.Aal5Config(tcpip_header_bytes=40, llc_bytes=0, trailer_bytes=14)
+"""cheon 2: "It adds a 14 bytes overhead to each IP datagram, and adjusts the size to multiples
+of 48 bytes"; "TCP header size: 20 bytes, IP header size: 20 bytes"."""
+
+BUFFER_CELLS = 2000
+"""cheon 2: "Buffer size of ATM switch: 2,000 cells/port"."""
+
+IP_SERVICE_PPS = {500: 10_500, 1500: 4_000}
+"""cheon 2: "We set it to 10,500 packets/sec for a packet size of 500 bytes and to 4,000
+packets/sec for packet size of 1,500 bytes"."""
+
+WARMUP_S = 0.5
+"""cheon 4.2.3: "we collected result after 0.5 sec, in order to disregard the initial transient"."""
+
+START_JITTER_S = 0.01
+"""The paper ran 10 (6) "simulations with different seeds" without saying what is random. Our
+choice: each session starts at a time drawn uniformly in [0, 10 ms) from the run's seed, the
+same draws for every policy. Nothing else in the model is random."""
+
+CASES = {
+    # cheon 2, "Parameter values for symmetric roundtrip simulations": src_6..10 on 2 ms links,
+    # every other link 1 ms. Reading of Fig. 1 (not in the text): sessions 1-5 cross
+    # access (1) + SW1-SW2 (1) + SW2-SW3 (1) + sink (1) = 4 ms, sessions 6-10 access (2) +
+    # SW2-SW3 (1) + sink (1) = 4 ms: the only reading that makes the case symmetric.
+    "symmetric": {"groups": ((5, 1e-3), (5, 2e-3)), "trunks_s": (1e-3, 1e-3), "sink_s": 1e-3,
+                  "min_rto_s": 0.05, "delayed_ack_s": 0.0125, "drop_timer_s": 0.025,
+                  "duration_s": 3.0, "seeds": 10, "group_names": ("sessions 1-5", "sessions 6-10")},
+    # "asymmetric": src_6..10 on 3 ms links, SW1-SW2 47 ms: one way 50 ms for 1-5, 5 ms for 6-10
+    "asymmetric": {"groups": ((5, 1e-3), (5, 3e-3)), "trunks_s": (47e-3, 1e-3), "sink_s": 1e-3,
+                   "min_rto_s": 0.15, "delayed_ack_s": 0.0375, "drop_timer_s": 0.075,
+                   "duration_s": 10.0, "seeds": 6, "group_names": ("long", "short")},
+    # Appendix: one more switch and five more sessions, "All the link delays are set to 1 msec",
+    # every other parameter as the symmetric case
+    "appendix": {"groups": ((5, 1e-3), (5, 1e-3), (5, 1e-3)), "trunks_s": (1e-3, 1e-3, 1e-3), "sink_s": 1e-3,
+                 "min_rto_s": 0.05, "delayed_ack_s": 0.0125, "drop_timer_s": 0.025,
+                 "duration_s": 3.0, "seeds": 10, "group_names": ("long", "medium", "short")},
+}
+
+POLICIES = ("rcd", "ppd", "epd", "espd")
+POLICY_LABELS = {"rcd": "RCD", "ppd": "PPD", "epd": "EPD", "espd": "ESPD"}
+
+
+def cells_per_packet(payload: int) -> int:
+    """Cells of one application packet (12 for 500 bytes, 33 for 1500)."""
+    return packet_cells(payload, AAL5.overhead_bytes)
+
+
+def thresholds(case: str, payload: int) -> dict[str, int]:
+    """Buffer thresholds in cells.
+
+    - EPD, cheon 3.2: "about three packets less than the full buffer size"; footnote 1 gives
+      1,960 cells for 500-byte packets (2000 - 40), which we take; for 1500-byte packets
+      2000 - 3 x 33 = 1901.
+    - ESPD, cheon 3.3: threshold 1 "about six packets less than buffer size" (2000 - 6 x 12 =
+      1928, 2000 - 6 x 33 = 1802), threshold 2 "half of buffer size" (1000).
+    - Appendix: "the buffer threshold of EPD is set to 95 % of buffer" (1900); "The buffer
+      threshold 1 and 2 of ESPD is set to 70 % and 50 %" (1400, 1000).
+    """
+    k = BUFFER_CELLS
+    if case == "appendix":
+        return {"epd": int(0.95 * k), "espd1": int(0.70 * k), "espd2": int(0.50 * k)}
+    per = cells_per_packet(payload)
+    epd = 1960 if payload == 500 else k - 3 * per
+    return {"epd": epd, "espd1": k - 6 * per, "espd2": k // 2}
+
+
+def drop_policy(policy: str, case: str, payload: int) -> m.DropPolicy:
+    """RCD is tail drop. PPD and EPD follow cheon's pseudocode as written, a dropped EOM
+    capturing its VC too (``capture_eom``). ESPD's drop-list threshold is left to its default,
+    "20 % of total number of sessions" (2 of 10, 3 of 15)."""
+    t = thresholds(case, payload)
+    if policy == "rcd":
+        return m.DropPolicy("tail")
+    if policy == "ppd":
+        return m.DropPolicy("ppd", capture_eom=True)
+    if policy == "epd":
+        return m.DropPolicy("epd", threshold=t["epd"], capture_eom=True)
+    if policy == "espd":
+        return m.DropPolicy("espd", threshold=t["espd1"], threshold2=t["espd2"],
+                            drop_timer_s=CASES[case]["drop_timer_s"])
+    raise m.ModelError("cheon", "policy", policy, f"one of {POLICIES}")
+
+
+def tcp_config(case: str, payload: int) -> m.TcpConfig:
+    """cheon 2 and 4.1.2: Reno with fast retransmit and recovery, delayed ACKs with a maximum
+    wait, a minimum RTO, "Maximum window size of TCP: 64 Kbytes" (65535 bytes), one RTO timer
+    per session, and the congestion-avoidance increase cwnd += segsize^2/cwnd + segsize/8
+    (``bsd``). "Our TCP implementation does not use coarse-grain timers": the timer ticks every
+    0.1 ms (our choice of a fine granularity)."""
+    spec = CASES[case]
+    granularity = 1e-4
+    return m.TcpConfig("reno", mss=payload, rcv_wnd=65535, granularity_s=granularity,
+                       min_rto_ticks=int(round(spec["min_rto_s"] / granularity)), increase="bsd",
+                       delayed_ack=True, delayed_ack_max_s=spec["delayed_ack_s"])
+
+
+def network(case: str, policy: str, payload: int) -> m.Network:
+    spec = CASES[case]
+    port = m.PortConfig(BUFFER_CELLS, drop_policy(policy, case, payload))
+    return parking_lot(spec["groups"], spec["trunks_s"], port, spec["sink_s"], ip_service_pps=IP_SERVICE_PPS[payload])
+
+
+def start_times(n: int, seed: int) -> np.ndarray:
+    """See :data:`START_JITTER_S`."""
+    return np.random.default_rng(seed).uniform(0.0, START_JITTER_S, n)
+
+
+def cheon_run(case: str, policy: str, payload: int, seed: int, duration_s: float | None = None,
+              trace: m.TraceConfig | None = None) -> m.Run:
+    """One simulation of ``case`` ("symmetric", "asymmetric", "appendix")."""
+    spec = CASES[case]
+    net = network(case, policy, payload)
+    tcp = tcp_config(case, payload)
+    n = sum(count for count, _ in spec["groups"])
+    starts = start_times(n, seed)
+    connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp, float(starts[i])) for i in range(n))
+    trace = trace or m.TraceConfig(ports=(parking_lot_bottleneck(net),), sample_interval_s=1e-3)
+    return m.Run(net, connections, duration_s or spec["duration_s"], seed=seed, aal5=AAL5, trace=trace,
+                 warmup_s=WARMUP_S)
+
+
+def group_of_sessions(case: str) -> list[str]:
+    """The group name of each session, in session order."""
+    spec = CASES[case]
+    return [name for (count, _), name in zip(spec["groups"], spec["group_names"]) for _ in range(count)]
+
+
+def max_effective_throughput(case: str, payload: int) -> float:
+    """cheon 4.2.3: "the maximum number of packets that can be carried by an OC-3 link" in the
+    measured interval: 155.52 Mbit/s / 424 bits per cell / cells per packet x (duration - 0.5 s)."""
+    cells_per_s = m.OC3_BPS / (53 * 8)
+    return cells_per_s / cells_per_packet(payload) * (CASES[case]["duration_s"] - WARMUP_S)
