@@ -15,13 +15,20 @@ import pandas as pd
 import xarray as xr
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "data" / "reference"
-COORDINATES = ("network", "sources", "buffer", "policy", "tcp")
+COORDINATES = ("network", "sources", "buffer", "policy", "tcp", "group")
 METRICS = {
+    # goyal1998, goyal1997: one run per cell (seed 0 the headline)
     "efficiency": "efficiency",
     "fairness": "fairness",
     "max_queue_cells": "max_queue",
     "efficiency_column_average": "efficiency",
     "fairness_column_average": "fairness",
+    # cheon: statistics over seeds (atmtcp.papers.cheon.experiments.seed_statistics)
+    "effective_throughput": "effective_throughput_mean",
+    "effective_throughput_sd": "effective_throughput_sd",
+    "fairness_index": "fairness_mean",
+    "improvement_pct": "improvement_pct",
+    "max_effective_throughput": "max_effective_throughput",
 }
 """CSV metric -> Dataset variable. Other metrics (context numbers, best parameter values,
 bounds) are checked by :mod:`atmtcp.claims` instead."""
@@ -42,8 +49,8 @@ def _select(ds: xr.Dataset, row: pd.Series, variable: str) -> xr.DataArray | Non
     da = ds[variable]
     cells = ds.get("buffer_cells")
     for coord in COORDINATES:
-        value = row[coord]
-        if pd.isna(value) or value == "":
+        value = row.get(coord)  # a paper's CSV has the coordinate columns its tables use
+        if value is None or pd.isna(value) or value == "":
             continue
         if coord == "buffer" and "buffer" not in da.dims and "buffer_factor" in da.dims and cells is not None:
             coord, value = "buffer_factor", _buffer_factor(cells, int(value))
