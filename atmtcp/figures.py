@@ -351,11 +351,11 @@ def report_summary(paper: str, comparison: pd.DataFrame, verdicts: pd.DataFrame,
         lines += [f"   * - {target}", f"     - {int((compared.target == target).sum())}", f"     - {value:.3f}"]
     lines.append("")
     for name, table in tables.items():
-        lines += _rst_table(name, table)
+        lines += rst_table(name, table)
     return "\n".join(lines) + "\n"
 
 
-def _rst_table(title: str, table: pd.DataFrame) -> list[str]:
+def rst_table(title: str, table: pd.DataFrame) -> list[str]:
     flat = table.copy()
     if isinstance(flat.columns, pd.MultiIndex):
         flat.columns = [" ".join(str(c) for c in col).strip() for col in flat.columns]

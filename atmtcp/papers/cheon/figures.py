@@ -251,3 +251,31 @@ def _layout(tree, depth, next_x, nodes, edges, parent):
         label = {True: "yes", False: "no"}.get(answer, answer)
         edges.append(((x, -depth), (cx, -depth - 1), label))
     return x
+
+
+# --- the comparison and the report ---------------------------------------------------------------------------
+def relative_differences(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Per target and quantity: how many paper numbers were compared and the mean of
+    (reproduced - paper) / paper in percent (fairness and improvements: in points)."""
+    rows = comparison[comparison.status == "compared"].copy()
+    relative = rows.metric.isin(["effective_throughput", "effective_throughput_sd", "max_effective_throughput"])
+    rows["difference"] = np.where(relative, 100 * (rows.reproduced / rows.value - 1), rows.reproduced - rows.value)
+    rows["unit"] = np.where(relative, "% of the paper's value",
+                            np.where(rows.metric == "fairness_index", "index points", "percentage points"))
+    return rows.groupby(["target", "metric", "unit"]).difference.agg(["count", "mean"]).round(3)
+
+
+def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str], quick: bool) -> str:
+    """reStructuredText for the HTML report's front page: the targets, the claims, and how far the
+    reproduced effective throughputs lie from the paper's."""
+    from ...figures import QUICK_STAMP, rst_table
+    passed = int(verdicts.passed.sum())
+    failing = ", ".join(verdicts.claim[~verdicts.passed.astype(bool)])
+    lines = ["cheon", "-----", ""]
+    if quick:
+        lines += [f"**{QUICK_STAMP}**", ""]
+    lines += [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
+              f"* claims: {passed} of {len(verdicts)} pass" + (f"; failing: {failing}" if failing else ""), ""]
+    lines += rst_table("mean difference from the paper, per target and quantity",
+                       relative_differences(comparison).reset_index())
+    return "\n".join(lines) + "\n"
