@@ -38,7 +38,7 @@ def _espd_long_over_short(d):
     for t in ("cheon.table2", "cheon.table4", "cheon.table5"):
         imp = d[t].improvement_pct.sel(policy="espd")
         rows.append((t, float(imp.sel(group="long")), float(imp.sel(group="short"))))
-    detail = "; ".join(f"{t.split('.')[1]}: long +{lo:.1f} %, short +{sh:.1f} %" for t, lo, sh in rows)
+    detail = "; ".join(f"{t.split('.')[1]}: long {lo:+.1f} %, short {sh:+.1f} %" for t, lo, sh in rows)
     return Verdict(all(lo > sh for _, lo, sh in rows), detail)
 
 

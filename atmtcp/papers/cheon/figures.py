@@ -127,7 +127,7 @@ def windows_figure(ds: xr.Dataset, title: str):
     ax.set_xlabel("time (s)")
     ax.set_ylabel("window size (kB)")
     ax.legend(title="session", fontsize=6, ncol=2, loc="upper right", title_fontsize=7)
-    ax.set_title(f"{title}\nsynchronization (mean pairwise cwnd correlation): {float(ds.synchronization):+.2f}",
+    ax.set_title(f"{title}\nsynchronization (mean pairwise cwnd correlation): {float(ds.synchronization.squeeze()):+.2f}",
                  fontsize=10)
     fig.tight_layout()
     return fig

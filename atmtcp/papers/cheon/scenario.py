@@ -107,9 +107,18 @@ def tcp_config(case: str, payload: int) -> m.TcpConfig:
                        delayed_ack=True, delayed_ack_max_s=spec["delayed_ack_s"])
 
 
+SLOTTED_PORTS = True
+"""How cells contend for a freed buffer place: cheon does not say (OPNET's switch model is "a
+simple output buffered switch"). We keep the project's headline choice for goyal1998
+(:data:`atmtcp.scenarios.HEADLINE_CONTENTION`): slotted switch ports that admit each slot's
+arrivals in a seeded random order. With deterministic ports the equal cell times of all links
+lock the phases of the cell streams, and a full buffer can stay full for hundreds of
+milliseconds with every freed place taken by the same input."""
+
+
 def network(case: str, policy: str, payload: int) -> m.Network:
     spec = CASES[case]
-    port = m.PortConfig(BUFFER_CELLS, drop_policy(policy, case, payload))
+    port = m.PortConfig(BUFFER_CELLS, drop_policy(policy, case, payload), slotted=SLOTTED_PORTS)
     return parking_lot(spec["groups"], spec["trunks_s"], port, spec["sink_s"], ip_service_pps=IP_SERVICE_PPS[payload])
 
 
