@@ -2,10 +2,10 @@
 
 Scenarios: goyal1998's 5- and 15-source LAN (10 s, 1000 cells) and WAN (20 s, 12000
 cells), EPD, Reno, with the deterministic cell contention (the lazy FIFO path); the
-5-source LAN with slotted ports (the reproduction's headline assumption); and the 5-source
-LAN with plain UBR (vanilla TCP) twice, with the
-deterministic cell contention and with slotted ports and randomized tail drop, so that the
-cost of the held-port path shows beside the fast path. Each is run once to warm up
+5-source LAN with slotted ports (the reproduction's headline assumption); the 5-source
+LAN with plain UBR (vanilla TCP) twice, with the deterministic cell contention and with
+slotted ports and randomized tail drop, so that the cost of the held-port path shows beside
+the fast path; and cheon's symmetric parking lot with ESPD, 500-byte packets (3 s). Each is run once to warm up
 (loading or compiling the kernel), then timed. Reported per scenario:
 
 - wall seconds per run (kernel only: compile, allocation and labelling excluded);
@@ -51,12 +51,19 @@ SCENARIOS = [
     ("LAN, 5 sources, slotted", "lan", 5, "epd", "reno", "slotted"),
     ("LAN, 5 sources, UBR, deterministic", "lan", 5, "tail", "vanilla", "deterministic"),
     ("LAN, 5 sources, UBR, slotted + randomized tail", "lan", 5, "tail", "vanilla", "slotted_randomized_tail"),
+    ("cheon, symmetric, 500 bytes, ESPD", "cheon", "symmetric", "espd", 500, "slotted"),
 ]
+"""goyal1998 rows: (label, network, sources, policy, TCP, contention); the cheon row: (label,
+"cheon", case, policy, packet bytes, contention) — cheon's Table 1 ESPD run, seed 0, 3 s."""
 
 
-def scenario_run(network: str, sources: int, policy: str = "epd", tcp: str = "reno",
+def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
                  contention: str = "deterministic") -> m.Run:
-    """One standard scenario: 1000 cells (LAN) or 12000 cells (WAN)."""
+    """One standard scenario: goyal1998's N sources with 1000 cells (LAN) or 12000 cells (WAN),
+    or (``network="cheon"``) cheon's parking lot, case ``sources``, packets of ``tcp`` bytes."""
+    if network == "cheon":
+        from .papers.cheon.scenario import cheon_run
+        return cheon_run(sources, policy, tcp, seed=0)
     buffer = 1000 if network == "lan" else 12000
     return scenario(network, sources, buffer, policy, tcp, contention=contention)
 
