@@ -54,3 +54,23 @@ def test_quickstart_notebook_runs_in_under_a_minute(tmp_path):
     executed = json.loads((tmp_path / "quickstart.ipynb").read_text())
     images = sum("image/png" in o.get("data", {}) for c in executed["cells"] for o in c.get("outputs", []))
     assert images >= 3  # section 1 and the two phase-lock runs (the widget draws into its own output)
+
+
+@pytest.mark.slow
+def test_cheon_notebook_runs_in_quick_mode(tmp_path):
+    """The cheon notebook runs its quick mode and writes every cheon target, the claims and the comparison."""
+    papermill = pytest.importorskip("papermill")
+    results, figures = tmp_path / "results", tmp_path / "figures"
+    papermill.execute_notebook(
+        str(ROOT / "notebooks" / "cheon.ipynb"), str(tmp_path / "out.ipynb"),
+        parameters={"results_dir": str(results), "figures_dir": str(figures), "quick": True},
+        cwd=str(ROOT / "notebooks"), kernel_name="python3", progress_bar=False,
+    )
+    paper = figures / "cheon"
+    names = [f"cheon.table{n}.{ext}" for n in range(1, 6) for ext in ("md", "csv", "png")]
+    names += [f"cheon.fig{n}.png" for n in range(2, 13)]
+    names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
+    for name in names:
+        assert (paper / name).exists(), name
+    assert "QUICK MODE" in (paper / "cheon.table1.md").read_text()
+    assert "claims:" in (paper / "summary.rst").read_text()
