@@ -95,6 +95,7 @@ ESPD_STAY, ESPD_CAPTURE, ESPD_RELEASE = range(3)
 ACCEPT = -1
 DROP_OVERFLOW, DROP_THRESHOLD, DROP_PARTIAL, DROP_PERVC = range(4)
 CAPTURE = 4  # not a drop: the drop log's mark of a VC put on a port's drop-list
+CAPTURED = 8  # added to the drop reason of a refused cell that put its VC on the drop-list
 
 # --- channel (FIFO of cells or packets between two kernel stages), int64 table ``chan`` -------
 CH_HEAD, CH_TAIL, CH_LEN, CH_DST_PORT, CH_CDV_NS, CH_LAST_T, CH_NFIELDS = range(7)
