@@ -9,7 +9,8 @@
 # Thin, after PyPSA-Eur: load and validate the config, include the rules by phase.
 #   rules/common.smk     paths and helper functions (output names, inputs, threads)
 #   rules/simulate.smk   one job per experiment id of atmtcp.experiments.EXPERIMENTS -> {results_dir}/{id}.nc
-#   rules/notebooks.smk  one papermill job per paper notebook -> {figures_dir}/{paper}/
+#   rules/notebooks.smk  one papermill job per notebook of the paper packages (atmtcp.papers)
+#                        -> {figures_dir}/{paper}/
 from snakemake.utils import min_version, validate
 
 from atmtcp.experiments import EXPERIMENTS
@@ -50,4 +51,4 @@ rule all:
     default_target: True
     input:
         [result(target_id) for target_id in EXPERIMENTS],
-        rules.notebook_goyal1998.output,
+        [getattr(rules, f"notebook_{name}").output for name in NOTEBOOKS],

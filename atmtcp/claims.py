@@ -1,4 +1,7 @@
-"""The papers' claims about their results, as named checks that read the datasets.
+"""What every paper's claims are made of: a claim as a named check that reads the datasets.
+
+Each paper's claims live in its package (``atmtcp.papers.<paper>.claims``, collected by
+:func:`atmtcp.papers.claims_of`).
 
 A claim quotes the sentence it rests on, names the targets it reads, and returns a
 :class:`Verdict` computed from the data: pass or fail, with the numbers behind it. No
@@ -14,7 +17,6 @@ import inspect
 from dataclasses import dataclass, replace
 from typing import Callable
 
-import numpy as np
 import pandas as pd
 import xarray as xr
 
@@ -45,278 +47,6 @@ def headline(ds: xr.Dataset) -> xr.Dataset:
     return ds.sel(seed=0) if "seed" in ds.dims else ds
 
 
-def column_average(ds: xr.Dataset, variable: str, network: str, policy: str) -> float:
-    """Mean over the four rows (sources x buffer) of one table column."""
-    return float(headline(ds)[variable].sel(network=network, policy=policy).mean(skipna=True))
-
-
-def _fmt(**values) -> str:
-    return ", ".join(f"{k} = {v:.3f}" for k, v in values.items())
-
-
-# --- goyal1998 ---------------------------------------------------------------------------------------------
-def _epd_efficiency_not_fairness(d):
-    t1 = d["goyal1998.table1"]
-    e_ubr, e_epd = (column_average(t1, "efficiency", "lan", p) for p in ("ubr", "epd"))
-    f_ubr, f_epd = (column_average(t1, "fairness", "lan", p) for p in ("ubr", "epd"))
-    passed = e_epd > e_ubr and f_epd - f_ubr < 0.1
-    return Verdict(passed, _fmt(eff_UBR=e_ubr, eff_EPD=e_epd, fair_UBR=f_ubr, fair_EPD=f_epd)
-                   + " (LAN column averages, vanilla TCP; 'not significantly' read as < 0.1)")
-
-
-def _sd_fairness_over_epd(d):
-    t1 = d["goyal1998.table1"]
-    f_epd = column_average(t1, "fairness", "lan", "epd")
-    f_sd = column_average(t1, "fairness", "lan", "selective_drop")
-    return Verdict(f_sd > f_epd, _fmt(fair_EPD=f_epd, fair_SD=f_sd) + " (LAN column averages, vanilla TCP)")
-
-
-def _averages(d, tcp_targets, variable, network, policy):
-    return {tcp: column_average(d[t], variable, network, policy) for tcp, t in tcp_targets.items()}
-
-
-TCP_TABLES = {"vanilla": "goyal1998.table1", "reno": "goyal1998.table4", "sack": "goyal1998.table6"}
-POLICIES3 = ("ubr", "epd", "selective_drop")
-
-
-def _frr_compare(d, network, policies, reno_better):
-    pairs = {p: _averages(d, {"vanilla": TCP_TABLES["vanilla"], "reno": TCP_TABLES["reno"]}, "efficiency", network, p)
-             for p in policies}
-    count = sum((v["reno"] > v["vanilla"]) == reno_better for v in pairs.values())
-    detail = "; ".join(f"{p}: vanilla {v['vanilla']:.3f}, Reno {v['reno']:.3f}" for p, v in pairs.items())
-    relation = "above" if reno_better else "below"
-    need = len(policies) // 2 + 1
-    return Verdict(count >= need, f"{network.upper()} column averages, Reno {relation} vanilla in {count} of "
-                   f"{len(policies)} policies, pass at {need} ({detail})")
-
-
-def _frr_hurts_wan(d, policies=POLICIES3):
-    return _frr_compare(d, "wan", policies, reno_better=False)
-
-
-def _frr_helps_lan(d, policies=POLICIES3):
-    return _frr_compare(d, "lan", policies, reno_better=True)
-
-
-def _sack_best_wan(d):
-    wins = 0
-    parts = []
-    for p in POLICIES3:
-        v = _averages(d, TCP_TABLES, "efficiency", "wan", p)
-        wins += v["sack"] >= max(v["vanilla"], v["reno"])
-        parts.append(f"{p}: " + ", ".join(f"{k} {x:.3f}" for k, x in v.items()))
-    return Verdict(wins == 3, f"SACK highest in {wins} of 3 policy columns ({'; '.join(parts)})")
-
-
-def _zero_loss_buffer(d):
-    ds = headline(d["goyal1998.table3"])
-    parts, ok = [], True
-    for network, window, low in (("lan", 65535, 0.8), ("wan", 600000, 0.5)):
-        for n in ds.sources.values:
-            cells_per_window = (window // 512) * 12
-            ratio = float(ds.max_queue.sel(network=network, sources=n)) / (n * cells_per_window)
-            ok &= low <= ratio <= 1.05
-            parts.append(f"{network} N={n}: max queue / sum of windows = {ratio:.2f}")
-    return Verdict(bool(ok), "; ".join(parts) + " (pass: LAN 0.8-1.05, WAN 0.5-1.05: 'slightly less' because "
-                   "the switch drains about one RTT of data)")
-
-
-def _infinite_buffer_full_and_fair(d):
-    ds = headline(d["goyal1998.table3"])
-    e = float(ds.efficiency.min(skipna=False))  # a failed (NaN) row must not be ignored
-    f = float(ds.fairness.min(skipna=False))
-    return Verdict(e >= 0.95 and f >= 0.99, _fmt(min_efficiency=e, min_fairness=f) + " (pass: >= 0.95 and >= 0.99)")
-
-
-def _fba_best_point(d):
-    ds = d["goyal1998.fba_factorial"]
-    score = ds.efficiency * ds.fairness
-    ranks = []
-    for network in ds.network.values:
-        for n in ds.sources.values:
-            for k in ds.buffer_factor.values:
-                s = score.sel(network=network, sources=n, buffer_factor=k)
-                if not np.isfinite(s.values).any():
-                    continue
-                order = np.sort(s.values[np.isfinite(s.values)].ravel())[::-1]
-                value = float(s.sel(r_fraction=0.9, z=0.8))
-                worst = s.size + 1  # a missing result at the candidate point cannot rank well
-                ranks.append(worst if np.isnan(value) else int(np.sum(order > value + 1e-12)) + 1)
-    top3 = sum(r <= 3 for r in ranks)
-    return Verdict(top3 * 2 > len(ranks),
-                   f"R = 0.9K, Z = 0.8 ranks {sorted(ranks)} of 9 by efficiency x fairness over {len(ranks)} "
-                   f"configurations; in the top 3 in {top3} (pass: more than half)")
-
-
-def _sd_best_z(d):
-    ds = headline(d["goyal1998.sd_z_sweep"])
-    score = (ds.efficiency * ds.fairness).sel(network="lan")
-    best = float(score.idxmax("z"))
-    near = float(score.sel(z=0.8)) >= float(score.max()) - 0.02
-    return Verdict(near, f"LAN: best Z by efficiency x fairness = {best:g}; Z = 0.8 scores {float(score.sel(z=0.8)):.3f} "
-                   f"vs best {float(score.max()):.3f} (pass: within 0.02 of the best)")
-
-
-def _many_sources(d):
-    ds = d["goyal1998.many_sources"]
-    e = float(ds.efficiency.min(skipna=True))
-    f = float(ds.fairness.min(skipna=True))
-    return Verdict(e >= 0.98 and f >= 0.99, _fmt(min_efficiency=e, min_fairness=f) + " over WAN and satellite, "
-                   "50 and 100 sources, buffers of 1 and 3 RTT")
-
-
-def _reno_three_losses(d):
-    ds = d["goyal1998.fig5"].isel(case=0)
-    fr, to = int(ds.fast_retransmits), int(ds.timeouts)
-    return Verdict(fr == 2 and to == 1, f"fast retransmits {fr}, timeouts {to} after 3 consecutive losses")
-
-
-def _newreno_no_timeout(d):
-    ds = d["goyal1998.fig6"].isel(case=0)
-    fr, to = int(ds.fast_retransmits), int(ds.timeouts)
-    return Verdict(fr == 1 and to == 0, f"fast retransmits {fr}, timeouts {to} after 3 consecutive losses")
-
-
-def _sack_no_timeout(d):
-    ds = d["goyal1998.fig7"].isel(case=0)
-    to = int(ds.timeouts)
-    return Verdict(to == 0, f"timeouts {to} after {int(ds.lost_segments)} consecutive losses")
-
-
-def _vanilla_timeout_only(d):
-    ds = d["goyal1998.fig2"].isel(case=0)
-    to = int(np.isfinite(ds.timeout_time.values).sum())
-    fr = int(np.isfinite(ds.fast_retransmit_time.values).sum())
-    return Verdict(to > 0 and fr == 0, f"timeouts {to}, fast retransmits {fr} in the trace")
-
-
-def _rtt_ranges(lost, rtts, bound) -> str:
-    """``lost a-b: r (bound x)`` for runs of consecutive lost counts with the same result."""
-    groups = []
-    for n, r, b in zip(lost, rtts, bound):
-        r_text = "timeout" if not np.isfinite(r) else f"{r:g}"
-        if groups and groups[-1][2:] == [r_text, b] and n == groups[-1][1] + 1:
-            groups[-1][1] = n
-        else:
-            groups.append([n, n, r_text, b])
-    return ", ".join(f"{a}{'' if a == z else f'-{z}'}: {r} ({b:g})" for a, z, r, b in groups)
-
-
-def _sack_bound_rows(d, select):
-    """(lost counts, retransmission RTTs, bounds) of the ``goyal1998.sack_bound`` rows ``select`` keeps."""
-    ds = d["goyal1998.sack_bound"]
-    sub = ds.isel(lost_segments=np.flatnonzero(select(ds).values))
-    return sub.lost_segments.values.astype(int), sub.retransmit_rtts, sub.bound_rtts
-
-
-def _sack_bound(d):
-    lost, rtts, bound = _sack_bound_rows(d, lambda ds: ds.lost_fraction < 0.5)
-    ok = lost.size > 0 and bool(np.isfinite(rtts).all()) and bool((rtts <= bound).all())
-    return Verdict(ok, "lost segments (of W): retransmission RTTs (bound) -> "
-                   + _rtt_ranges(lost, rtts.values, bound.values))
-
-
-def _quarter_in_one_rtt(d):
-    lost, rtts, _ = _sack_bound_rows(d, lambda ds: ds.lost_fraction <= 0.25)
-    ok = lost.size > 0 and bool((rtts == 1).all())
-    return Verdict(ok, "retransmission RTTs for losses <= 1/4 window -> "
-                   + _rtt_ranges(lost, rtts.values, np.ones(lost.size)))
-
-
-def _half_window_no_timeout(d):
-    """From half the window on: no timeout, and within atmtcp's slow-start bound 1 + ceil(log2(lost))."""
-    lost, rtts, bound = _sack_bound_rows(d, lambda ds: ds.lost_fraction >= 0.5)
-    ok = lost.size > 0 and bool(np.isfinite(rtts).all()) and bool((rtts <= bound).all())
-    return Verdict(ok, "lost segments (of W): retransmission RTTs (slow-start bound) -> "
-                   + _rtt_ranges(lost, rtts.values, bound.values))
-
-
-# --- goyal1997 ----------------------------------------------------------------------------------------------
-def _integer_stall(d):
-    ds = d["goyal1997.cwnd_integer_stall"]
-    stalled = float(ds.final_cwnd.sel(increase="integer"))
-    fixed = float(ds.final_cwnd.sel(increase="integer_every_n"))
-    ok = 262144 <= stalled < 262144 + 512 and fixed > 1.1 * 262144
-    return Verdict(ok, f"final CWND: integer {stalled:.0f} bytes, Solution 1 {fixed:.0f} bytes (MSS*MSS = 262144)")
-
-
-def _satellite_sack_helps(d):
-    ds = headline(d["goyal1997.satellite_efficiency"])
-    mean = {t: float(ds.efficiency.sel(tcp=t).mean()) for t in ds.tcp.values}
-    ok = mean["sack"] > max(mean["reno"], mean["vanilla"])
-    return Verdict(ok, "mean satellite efficiency: " + ", ".join(f"{k} {v:.3f}" for k, v in mean.items()))
-
-
-def _satellite_frr_hurts(d):
-    ds = headline(d["goyal1997.satellite_efficiency"])
-    reno, vanilla = float(ds.efficiency.sel(tcp="reno").mean()), float(ds.efficiency.sel(tcp="vanilla").mean())
-    return Verdict(reno < vanilla, _fmt(reno=reno, vanilla=vanilla) + " (mean satellite efficiency)")
-
-
-CLAIMS = [
-    Claim("epd_efficiency_not_fairness", "goyal1998",
-          "Tables 1 and 2 show that EPD improves the efficiency of TCP over UBR, but it does not significantly "
-          "improve fairness.", ("goyal1998.table1",), _epd_efficiency_not_fairness),
-    Claim("selective_drop_fairness_over_epd", "goyal1998",
-          "UBR with selective packet drop using per-VC accounting improves fairness over UBR + EPD.",
-          ("goyal1998.table1",), _sd_fairness_over_epd),
-    Claim("frr_hurts_wan_efficiency", "goyal1998",
-          "For long latency connections (WAN), fast retransmit and recovery hurts the efficiency.",
-          ("goyal1998.table1", "goyal1998.table4"), _frr_hurts_wan),
-    Claim("frr_helps_lan_efficiency", "goyal1998",
-          "Fast retransmit and recovery improves the efficiency of TCP over UBR for the LAN configuration.",
-          ("goyal1998.table1", "goyal1998.table4"), _frr_helps_lan),
-    Claim("sack_highest_wan_efficiency", "goyal1998",
-          "The throughput improvement provided by SACK is significant for wide-area networks (Table 8: SACK has "
-          "the highest WAN efficiency in every column).", tuple(TCP_TABLES.values()), _sack_best_wan),
-    Claim("zero_loss_buffer_is_sum_of_windows", "goyal1998",
-          "For a switch to guarantee zero loss for TCP over UBR, the amount of buffering required is equal to the "
-          "sum of the TCP maximum window sizes for all the TCP connections.", ("goyal1998.table3",),
-          _zero_loss_buffer),
-    Claim("infinite_buffer_full_throughput", "goyal1998",
-          "The connections achieve 100% of the possible throughput and perfect fairness.",
-          ("goyal1998.table3",), _infinite_buffer_full_and_fair),
-    Claim("fba_best_r09_z08", "goyal1998",
-          "For the configurations simulated, we found that the best value of R was about 0.9 and Z about 0.8.",
-          ("goyal1998.fba_factorial",), _fba_best_point),
-    Claim("selective_drop_best_z08", "goyal1998",
-          "Z = 0.8 produces the best efficiency and fairness values for this configuration (5-source LAN, 1000 "
-          "cells).", ("goyal1998.sd_z_sweep",), _sd_best_z),
-    Claim("many_sources_high_efficiency_fairness", "goyal1998",
-          "The simulations produced efficiency values of 0.98 and greater with fairness values of 0.99 and better "
-          "for buffer sizes of one RTT and three RTT.", ("goyal1998.many_sources",), _many_sources),
-    Claim("reno_two_fast_retransmits_then_timeout", "goyal1998",
-          "Fig. 5 shows a case when three consecutive packets are lost from a window, the sender TCP incurs fast "
-          "retransmit twice and then times out.", ("goyal1998.fig5",), _reno_three_losses),
-    Claim("newreno_recovers_without_timeout", "goyal1998",
-          "The sender can recover from multiple packet losses without having to time out.", ("goyal1998.fig6",),
-          _newreno_no_timeout),
-    Claim("sack_recovers_without_timeout", "goyal1998",
-          "With SACK TCP, a timeout is avoided most of the time, and recovery is complete within a small number "
-          "of round trips.", ("goyal1998.fig7",), _sack_no_timeout),
-    Claim("vanilla_recovers_by_timeout_only", "goyal1998",
-          "The source detects congestion by the triggering of the retransmission timeout.", ("goyal1998.fig2",),
-          _vanilla_timeout_only),
-    Claim("sack_recovery_within_bound", "goyal1998",
-          "The number of RTTs needed by SACK TCP to recover from a loss of CWND/n is N_rec <= log(n/(n-2)).",
-          ("goyal1998.sack_bound",), _sack_bound),
-    Claim("sack_quarter_window_one_rtt", "goyal1998",
-          "If less than one-fourth of CWND is lost, then SACK TCP can recover in one RTT.", ("goyal1998.sack_bound",),
-          _quarter_in_one_rtt),
-    Claim("sack_half_window_no_timeout", "goyal1998",
-          "If more than one-half the CWND is dropped, ... PIPE will double every RTT, and SACK will recover "
-          "no slower than slow start. SACK would still be advantageous because timeout would be still avoided "
-          "unless a retransmitted packet were dropped.", ("goyal1998.sack_bound",), _half_window_no_timeout),
-    Claim("integer_cwnd_stalls_at_mss_squared", "goyal1997",
-          "If CWND is large, MSS*MSS/CWND is zero and CWND does not change. CWND stays at 512*512 or 256 kB. "
-          "Solution 1: Increment CWND after N acks.", ("goyal1997.cwnd_integer_stall",), _integer_stall),
-    Claim("satellite_sack_helps", "goyal1997", "SACK helps significantly (satellite).",
-          ("goyal1997.satellite_efficiency",), _satellite_sack_helps),
-    Claim("satellite_frr_hurts", "goyal1997", "FRR hurts badly (satellite).",
-          ("goyal1997.satellite_efficiency",), _satellite_frr_hurts),
-]
-
-
 def restricted_to_policies(claim: Claim, policies: tuple[str, ...]) -> Claim:
     """``claim`` read on the table columns ``policies`` only (for studies that ran fewer
     columns, such as goyal1998.ubr_sensitivity). A claim whose check reads fixed columns
@@ -327,8 +57,9 @@ def restricted_to_policies(claim: Claim, policies: tuple[str, ...]) -> Claim:
                    check=functools.partial(claim.check, policies=policies))
 
 
-def evaluate(datasets: dict[str, xr.Dataset], claims=CLAIMS) -> pd.DataFrame:
-    """Evaluate ``claims`` on ``datasets`` (target id -> Dataset)."""
+def evaluate(datasets: dict[str, xr.Dataset], claims) -> pd.DataFrame:
+    """Evaluate ``claims`` (e.g. :func:`atmtcp.papers.claims_of` a paper) on ``datasets``
+    (target id -> Dataset)."""
     rows = []
     for claim in claims:
         verdict = claim.evaluate(datasets)

@@ -12,14 +12,15 @@ from __future__ import annotations
 import pandas as pd
 import xarray as xr
 
-from .claims import CLAIMS, evaluate, restricted_to_policies
+from .claims import evaluate, restricted_to_policies
+from .papers.goyal1998.claims import CLAIMS
 from .reference import comparison, mean_absolute_difference
 
 TABLES = {"vanilla": ("goyal1998.table1", "goyal1998.table2"), "reno": ("goyal1998.table4", "goyal1998.table5")}
 """TCP flavour -> (efficiency table, fairness table); each pair comes from the same runs."""
 POLICIES = ("ubr", "epd")
 CLAIM_NAMES = ("epd_efficiency_not_fairness", "frr_hurts_wan_efficiency", "frr_helps_lan_efficiency")
-"""The claims of :data:`atmtcp.claims.CLAIMS` that read Tables 1 and 4; here they are
+"""The claims of :data:`atmtcp.papers.goyal1998.claims.CLAIMS` that read Tables 1 and 4; here they are
 evaluated on the UBR and EPD columns only (the study has no Selective Drop column)."""
 
 

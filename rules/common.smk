@@ -1,9 +1,12 @@
 # Paths and helper functions shared by the rules (PyPSA-Eur keeps them out of the rule files).
-# The target lists these functions read (TABLE_TARGETS, FIGURE_TARGETS) are in rules/notebooks.smk.
+# The target lists these functions read come from the paper packages (atmtcp.papers): TABLE_TARGETS and
+# FIGURE_TARGETS of each, collected below.
 import glob
 import os
 import sys
 from pathlib import Path
+
+from atmtcp import papers
 
 RESULTS = config["results_dir"].rstrip("/")
 FIGURES = config["figures_dir"].rstrip("/")
@@ -80,14 +83,11 @@ def experiment_runtime(wildcards, threads, attempt):
 # ---- notebooks --------------------------------------------------------------------------------
 
 
-def paper_of(target_id):
-    """The paper key of a target id: goyal1998.table1 -> goyal1998."""
-    return target_id.split(".")[0]
-
-
-def paper_targets(*papers):
-    """The target ids of the given paper keys, in EXPERIMENTS order."""
-    return [target_id for target_id in EXPERIMENTS if paper_of(target_id) in papers]
+paper_of = papers.paper_of
+TABLE_TARGETS = [t for key in papers.PAPERS for t in papers.targets_of(key, kind="tables")]
+FIGURE_TARGETS = [t for key in papers.PAPERS for t in papers.targets_of(key, kind="figures")]
+NOTEBOOKS = papers.notebooks()
+"""notebooks/{name}.ipynb -> the paper keys it renders (each paper package's NOTEBOOK)."""
 
 
 def figure_path(target_id, extension):
@@ -105,13 +105,13 @@ def target_outputs(target_id):
     return outputs
 
 
-def report_figures(*papers):
-    """The PNGs of `papers` (FIGURE_TARGETS), flagged for the HTML report, one category per paper."""
+def report_figures(*keys):
+    """The PNGs of the papers `keys` (FIGURE_TARGETS), flagged for the HTML report, one category per paper."""
     # (`report(` may not open a line here: Snakemake's parser would read it as the `report:` keyword)
     flagged = [report(figure_path(target_id, "png"), caption="../report/figure.rst",
                       category=paper_of(target_id), subcategory="figures",
-                      labels={"target": target_id, "title": EXPERIMENTS[target_id].title})
-               for target_id in FIGURE_TARGETS if paper_of(target_id) in papers]
+                      labels={"target": target_id, "title": papers.title_of(target_id)})
+               for target_id in FIGURE_TARGETS if paper_of(target_id) in keys]
     return flagged
 
 

@@ -283,7 +283,7 @@ def test_phase_lock_under_deterministic_contention_and_not_under_slotted_ports(s
     for the whole 10 s LAN run (all the goodput, fairness 1/N, and the others' cells are the ones that
     meet the full buffer); slotted ports share it (goyal1998 Table 2: LAN 5/1000 UBR fairness 0.68)."""
     def run(assumption):
-        from atmtcp.experiments.goyal1998 import sensitivity_run
+        from atmtcp.papers.goyal1998.experiments import sensitivity_run
         ds = sensitivity_run(dict(assumption=assumption, tcp="vanilla", network="lan", sources=5, buffer_factor=1,
                                   policy="ubr", seed=seed), quick=False)
         goodput = ds.goodput_bps.values[:5]

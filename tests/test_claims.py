@@ -12,7 +12,10 @@ import pandas as pd
 import pytest
 
 import synthetic as syn
-from atmtcp.claims import CLAIMS, Verdict, evaluate
+from atmtcp.claims import Verdict, evaluate
+from atmtcp.papers import claims_of
+
+CLAIMS = claims_of("goyal1998", "goyal1997")
 from atmtcp.reference import load_reference
 
 CLAIM = {c.name: c for c in CLAIMS}
@@ -581,7 +584,7 @@ def test_evaluate_table():
     datasets = {}
     for name in CLAIM:
         datasets.update(PASSING[name][0]())
-    table = evaluate(datasets)
+    table = evaluate(datasets, CLAIMS)
     assert list(table.columns) == ["claim", "paper", "targets", "quote", "passed", "detail"]
     assert list(table.claim) == [c.name for c in CLAIMS]
     for claim, row in zip(CLAIMS, table.itertuples()):
@@ -593,7 +596,7 @@ def test_evaluate_table():
 
 def test_evaluate_without_data():
     """With no datasets every claim fails as missing."""
-    table = evaluate({})
+    table = evaluate({}, CLAIMS)
     assert len(table) == len(CLAIMS)
     assert not table.passed.any()
     assert table.detail.str.startswith("missing datasets: ").all()

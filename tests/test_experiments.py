@@ -9,9 +9,9 @@ import xarray as xr
 
 from atmtcp import model as m
 from atmtcp.experiments import EXPERIMENTS
-from atmtcp.experiments.common import grid
+from atmtcp.experiment import grid
 from atmtcp.scenarios import NETWORKS, goyal_run, policy_config
-from atmtcp.experiments.goyal1998 import SACK_BOUND_WINDOW, sack_bound, sack_bound_points, sack_bound_rtts
+from atmtcp.papers.goyal1998.experiments import SACK_BOUND_WINDOW, sack_bound, sack_bound_points, sack_bound_rtts
 from atmtcp.runner import assemble, build_dataset, load_results, result_path, run_experiment, write_atomically
 
 GOYAL_TARGETS = [  # every goyal id of shared/REPRODUCTION.md
@@ -233,8 +233,8 @@ def test_cwnd_trace_is_a_step_function_on_a_time_coordinate():
     value of the last record at or before it; ``.cwnd.plot()`` draws it against time."""
     import matplotlib
     matplotlib.use("Agg")
-    from atmtcp.experiments.common import cwnd_trace
-    from atmtcp.experiments.goyal1998 import scripted_loss_run
+    from atmtcp.experiment import cwnd_trace
+    from atmtcp.papers.goyal1998.experiments import scripted_loss_run
     from atmtcp.simulate import simulate
 
     raw = simulate(scripted_loss_run("reno", (200, 201), 0.5))

@@ -15,7 +15,7 @@ import pytest
 
 import synthetic as syn
 from atmtcp.experiments import EXPERIMENTS
-from atmtcp.experiments.goyal1998 import column_averages
+from atmtcp.papers.goyal1998.experiments import column_averages
 from atmtcp.reference import METRICS, comparison, load_reference, mean_absolute_difference, paper_layout
 
 PAPERS = ("goyal1998", "goyal1997")

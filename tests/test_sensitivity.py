@@ -5,7 +5,7 @@ import xarray as xr
 
 from atmtcp import sensitivity
 from atmtcp.scenarios import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
-from atmtcp.experiments.goyal1998 import QUICK_ASSUMPTIONS, sensitivity_points
+from atmtcp.papers.goyal1998.experiments import QUICK_ASSUMPTIONS, sensitivity_points
 from atmtcp.reference import load_reference
 
 DIMS = ("assumption", "tcp", "network", "sources", "buffer_factor", "policy", "seed")

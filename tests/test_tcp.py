@@ -12,7 +12,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.experiments.goyal1998 import SACK_BOUND_WINDOW, sack_bound_run
+from atmtcp.papers.goyal1998.experiments import SACK_BOUND_WINDOW, sack_bound_run
 from atmtcp.topologies import n_source_network
 
 MSS = 512
@@ -271,7 +271,7 @@ def test_sack_block_loss_recovers_within_bound(lost):
     """goyal1998 5.4.2: losing ``lost`` of W = 128 segments in flight (CWND = W), SACK retransmits them all within
     ceil(log2(n/(n-2))) RTTs, n = W/lost (one RTT up to a quarter of the window), without a timeout; from half the
     window on, "no slower than slow start" (1 + ceil(log2(lost)) RTTs) and still no timeout. The scenario is
-    :func:`atmtcp.experiments.goyal1998.sack_bound_scenario`, the one of the ``goyal1998.sack_bound`` target."""
+    :func:`atmtcp.papers.goyal1998.experiments.sack_bound_scenario`, the one of the ``goyal1998.sack_bound`` target."""
     ds = sack_bound_run({"lost_segments": lost}, quick=False)
     assert int(ds.timeouts) == 0
     assert int(ds.fast_retransmits) == 1

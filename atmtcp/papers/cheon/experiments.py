@@ -29,7 +29,7 @@ import numpy as np
 import xarray as xr
 
 from ... import model as m
-from ...experiments.common import Experiment, grid
+from ...experiment import Experiment, grid
 from ...simulate import simulate
 from ...topologies import parking_lot_bottleneck
 from .scenario import (
@@ -148,7 +148,7 @@ def simulate_case(case: str, policy: str, payload: int, seed: int, trace_all: bo
     port = parking_lot_bottleneck(run.network)
     n = len(run.connections)
     trace = m.TraceConfig(connections=tuple(range(n)) if trace_all else (), ports=(port,),
-                          sample_interval_s=1e-3 if not trace_all else 5e-4, max_records=4_000_000)
+                          sample_interval_s=1e-3 if not trace_all else 5e-4, max_records=1_500_000)
     ds = simulate(m.Run(run.network, run.connections, run.duration_s, run.seed, run.aal5, trace, run.warmup_s))
     ds.attrs["bottleneck_port"] = port
     return ds

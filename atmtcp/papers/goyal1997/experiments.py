@@ -10,12 +10,12 @@ from dataclasses import replace
 
 import xarray as xr
 
-from .. import model as m
-from ..simulate import simulate
-from ..topologies import n_source_network
-from ..scenarios import NETWORKS, goyal_parameters, goyal_run
-from .common import Experiment, cwnd_trace, run_summary
-from .goyal1998 import SACK_POLICIES, same_runs_as
+from ... import model as m
+from ...simulate import simulate
+from ...topologies import n_source_network
+from ...scenarios import NETWORKS, goyal_parameters, goyal_run
+from ...experiment import Experiment, cwnd_trace, run_summary
+from ..goyal1998.experiments import SACK_POLICIES, same_runs_as
 
 
 SATELLITE_SEEDS = (0, 1)

@@ -15,9 +15,9 @@ from typing import Callable
 import numpy as np
 import xarray as xr
 
-from .. import model as m
-from ..simulate import simulate
-from ..topologies import BOTTLENECK
+from . import model as m
+from .simulate import simulate
+from .topologies import BOTTLENECK
 
 POLICY_LABELS = {"ubr": "UBR", "epd": "EPD", "selective_drop": "Selective Drop", "fba": "FBA"}
 """The papers' column names. ``ubr`` is plain UBR: tail drop (random cell discard)."""

@@ -21,13 +21,13 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import model as m
-from ..simulate import simulate
-from ..topologies import n_source_network
-from ..scenarios import (
+from ... import model as m
+from ...simulate import simulate
+from ...topologies import n_source_network
+from ...scenarios import (
     BUFFER_FACTORS, CELL_ASSUMPTIONS, HEADLINE_CONTENTION, NETWORKS, buffer_cells, goyal_parameters, goyal_run,
 )
-from .common import Experiment, cwnd_trace, grid, run_summary, summarize, with_buffer_cells
+from ...experiment import Experiment, cwnd_trace, grid, run_summary, summarize, with_buffer_cells
 
 TABLE_POLICIES = ("ubr", "epd", "selective_drop", "fba")
 SACK_POLICIES = ("ubr", "epd", "selective_drop")

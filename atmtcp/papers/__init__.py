@@ -1,0 +1,74 @@
+"""One package per paper: ``atmtcp/papers/<key>/``, the key being the prefix of the paper's
+target ids in shared/REPRODUCTION.md (``goyal1998``, ``goyal1997``, ``cheon``, ...).
+
+A paper's package holds everything of that paper a reader may want to open:
+``experiments.py`` (its runs and their reductions), ``claims.py`` (its sentences as checks),
+``figures.py`` (its tables and figures), and, for some, ``scenario.py`` (its networks and
+settings). Its ``__init__`` declares:
+
+- ``EXPERIMENTS``: the :class:`atmtcp.experiment.Experiment` of each simulated target;
+- ``CLAIMS``: its :class:`atmtcp.claims.Claim` list;
+- ``NOTEBOOK``: the notebook (``notebooks/<NOTEBOOK>.ipynb``) that renders the paper; several
+  papers may share one (goyal1997's slides are rendered with goyal1998);
+- ``TABLE_TARGETS`` and ``FIGURE_TARGETS``: the target ids the notebook writes as a table
+  (``.md`` + ``.csv``) and as a figure (``.png``), under ``figures/<key>/``;
+- ``ORDER``: its place in shared/REPRODUCTION.md (the order of the registry and the report);
+- optionally ``TITLES``: titles of figure targets that have no experiment.
+
+Its reference numbers are ``data/reference/<key>.csv``. Nothing else lists the papers: this
+module finds the packages, and the Snakefile and the registry below read them.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import ModuleType
+
+def _discover() -> dict[str, ModuleType]:
+    found = {info.name: importlib.import_module(f"{__name__}.{info.name}")
+             for info in pkgutil.iter_modules(__path__) if info.ispkg}
+    return dict(sorted(found.items(), key=lambda item: (item[1].ORDER, item[0])))
+
+
+PAPERS: dict[str, ModuleType] = _discover()
+"""Paper key -> its package, in the order of shared/REPRODUCTION.md (each package's ``ORDER``)."""
+
+EXPERIMENTS = {e.id: e for paper in PAPERS.values() for e in paper.EXPERIMENTS}
+"""Every simulated target of every paper: target id -> Experiment."""
+
+
+def paper_of(target_id: str) -> str:
+    """The paper key of a target id: ``goyal1998.table1`` -> ``goyal1998``."""
+    return target_id.split(".")[0]
+
+
+def notebooks() -> dict[str, tuple[str, ...]]:
+    """Notebook name -> the paper keys it renders."""
+    out: dict[str, tuple[str, ...]] = {}
+    for key, paper in PAPERS.items():
+        out[paper.NOTEBOOK] = out.get(paper.NOTEBOOK, ()) + (key,)
+    return out
+
+
+def claims_of(*keys: str) -> list:
+    """The claims of the given papers, in the order given."""
+    return [claim for key in keys for claim in PAPERS[key].CLAIMS]
+
+
+def targets_of(*keys: str, kind: str = "experiments") -> list[str]:
+    """The target ids of the given papers: simulated (``experiments``), written as a table
+    (``tables``) or as a figure (``figures``)."""
+    attribute = {"experiments": "EXPERIMENTS", "tables": "TABLE_TARGETS", "figures": "FIGURE_TARGETS"}[kind]
+    ids = []
+    for key in keys:
+        items = getattr(PAPERS[key], attribute)
+        ids += [e.id for e in items] if kind == "experiments" else list(items)
+    return ids
+
+
+def title_of(target_id: str) -> str:
+    """A target's title: its experiment's, or one its paper gives in ``TITLES`` (a figure drawn
+    without a simulation, such as cheon's Fig. 12)."""
+    if target_id in EXPERIMENTS:
+        return EXPERIMENTS[target_id].title
+    return getattr(PAPERS[paper_of(target_id)], "TITLES", {}).get(target_id, target_id)
