@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from atmtcp.experiments import EXPERIMENTS
+from atmtcp.papers import notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 # the snakemake of the environment running the tests (.venv/bin/snakemake next to .venv/bin/python)
@@ -43,10 +44,13 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
     output = dry_run(*(["--configfile", "config/quick.yaml"] if quick else []))
 
     stats = job_stats(output)
+    names = notebooks()
+    assert set(names) == {"goyal1998", "cheon"}  # discovered from the paper packages
     assert stats.get("experiment") == len(EXPERIMENTS), stats
-    assert stats.get("notebook_goyal1998") == 1, stats
+    for name in names:
+        assert stats.get(f"notebook_{name}") == 1, stats
     assert stats.get("all") == 1, stats
-    assert stats.get("total") == len(EXPERIMENTS) + 2, stats
+    assert stats.get("total") == len(EXPERIMENTS) + len(names) + 1, stats
 
     commands = [m.groupdict() for m in EXPERIMENT_COMMAND.finditer(output)]
     assert sorted(c["id"] for c in commands) == sorted(EXPERIMENTS)
@@ -55,5 +59,5 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
         assert bool(c["quick"]) is quick, c
         assert int(c["jobs"]) >= 1
 
-    notebooks = [m.groupdict() for m in PAPERMILL_COMMAND.finditer(output)]
-    assert notebooks == [{"notebook": "goyal1998", "quick": str(quick)}]
+    executed = sorted((m["notebook"], m["quick"]) for m in PAPERMILL_COMMAND.finditer(output))
+    assert executed == sorted((name, str(quick)) for name in names)
