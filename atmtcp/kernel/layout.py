@@ -58,12 +58,15 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
     P_CELLS_IN, P_CELLS_OUT, P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC,
     P_TRACE,
     P_SLOTTED, P_FAN_IN, P_EVENT_AT, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
+    P_RING_LOW_AT, P_PEND_LOW_AT,
     P_NFIELDS,
-) = range(28)
+) = range(30)
 # P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of
 # the lazy FIFO drain; needed by slotted ports and by randomized tail drop (P_FAN_IN > 0),
 # which remove or reorder cells after their arrival. P_EVENT_AT: time of the port's pending
 # EV_PORT event, -1 if none. P_PEND_*: a slotted port's arrivals waiting for the slot end.
+# P_RING_LOW_AT, P_PEND_LOW_AT: the length at which a push makes the run stop after its event
+# (RING_LOW, PEND_LOW) so that Python grows the list; the capacity itself for a finite buffer.
 DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)
 DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
 
@@ -109,13 +112,22 @@ PE_VC, PE_CELL, PE_SLOT_END, PE_NFIELDS = range(4)
     G_SAMPLE_NS, G_NSAMPLES, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_LEN, G_TRACE_TRUNCATED, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED,
     G_RNG,
+    G_CELL_NFREE, G_CELL_MARGIN, G_PKT_NFREE, G_PKT_MARGIN, G_HEAP_LOW_AT,
     G_NFIELDS,
-) = range(20)
+) = range(25)
+# G_*_NFREE: free records of a pool; G_*_MARGIN: the most one event can take. An allocation
+# that leaves fewer free than the margin, or a heap push at length G_HEAP_LOW_AT, sets a *_LOW
+# status: the event completes and the main loop stops before the next one (see
+# atmtcp.simulate.run_kernel).
 
 # --- kernel status codes -------------------------------------------------------------------------------
 OK, CELL_POOL_FULL, PACKET_POOL_FULL, RING_FULL, HEAP_FULL, PEND_FULL = range(6)
+CELLS_LOW, PACKETS_LOW, RING_LOW, HEAP_LOW, PEND_LOW = range(6, 11)
 STATUS_NAMES = ("ok", "cell pool full", "packet pool full", "port ring full", "event heap full",
-                "slot arrival buffer full")
+                "slot arrival buffer full", "cell pool low", "packet pool low", "port ring low",
+                "event heap low", "slot arrival buffer low")
+# *_FULL: a resource filled inside an event (the margins should make this impossible); *_LOW:
+# the run stopped between two events, with less than one event's margin of that resource left.
 
 # --- TCP trace record kinds ------------------------------------------------------------------------------
 TR_CWND, TR_SSTHRESH, TR_SEQ_SENT, TR_ACK_RCVD, TR_TIMEOUT, TR_FAST_RETRANSMIT = range(6)
