@@ -102,7 +102,8 @@ class Margins:
 def _event_margins(run: m.Run, nic_ports: list[int], n_port: int, overhead: int, ack_bytes: int) -> Margins:
     """:class:`Margins` of ``run``: the largest burst of any connection (see there);
     ``nic_ports``: the kernel index of each VC's first port."""
-    bursts = [(2 if c.tcp.flavor == "sack" else 1) * (c.tcp.rcv_wnd // c.tcp.mss + 2) + 2 for c in run.connections]
+    bursts = [(2 if c.tcp.flavor == "sack" else 1) * (c.tcp.rcv_wnd // c.tcp.mss + 2) + 2
+              for c in run.connections]
     cells = max(b * packet_cells(c.tcp.mss, overhead) for b, c in zip(bursts, run.connections))
     cells += packet_cells(28, ack_bytes) + 8
     ring = np.full(n_port, 2, np.int64)
@@ -492,8 +493,8 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     g[L.G_END] = end_ns
     g[L.G_CELL_FREE] = 0
     g[L.G_PKT_FREE] = 0
-    g[L.G_CELL_NFREE] = pool
-    g[L.G_PKT_NFREE] = packet_pool
+    g[L.G_CELL_RESERVE] = pool - margins.cells
+    g[L.G_PKT_RESERVE] = packet_pool - margins.packets
     g[L.G_SAMPLE_NS] = sample_ns
     g[L.G_RNG] = run.seed
     g[L.G_NSAMPLES] = n_samples
@@ -535,18 +536,18 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
 
 
 def _free_list(table: np.ndarray, column: int) -> None:
-    """Chain every row of a pool into its free list: row i points to i + 1, the last to -1."""
+    """Chain every row of a pool into its free list: row i points to i + 1, the last to the
+    pool's size (the list's end). The last rows, the reserve, are thus handed out last."""
     table[:, column] = np.arange(1, table.shape[0] + 1)
-    table[-1, column] = -1
 
 
 def set_low_marks(state: SimState, margins: Margins) -> None:
     """Where the kernel stops a run between two events (the ``*_LOW`` statuses): one event's
-    margin below each growable capacity. A finite buffer's ring never grows: its mark is its
-    capacity, where a push fails (its policy drops first, so it never does)."""
+    margin below the capacity of the heap, of each infinite buffer's ring and of each pending
+    list (the pools have their reserve instead, see ``G_CELL_RESERVE``). A finite buffer's ring
+    never grows: its mark is its capacity, where a push fails (its policy drops first, so it
+    never does)."""
     g, port = state.g, state.port
-    g[L.G_CELL_MARGIN] = margins.cells
-    g[L.G_PKT_MARGIN] = margins.packets
     g[L.G_HEAP_LOW_AT] = state.h_time.shape[0] - margins.heap
     for p in range(port.shape[0]):
         infinite = port[p, L.P_CAPACITY] == L.INFINITE

@@ -31,22 +31,21 @@ def steps_needed(capacity: int, free: int, margin: int) -> int:
 
 
 def make_headroom(compiled: Compiled) -> list[str]:
-    """Grow, in place, every resource of ``compiled`` with less than one event's margin free;
-    return what grew (empty if nothing had to)."""
+    """Grow, in place, every resource of ``compiled`` with less than one event's margin free:
+    a pool that gave out a record of its reserve (x4), the heap, a ring or a pending list with
+    less than its margin left (x4 until it has it); return what grew (empty if nothing had to)."""
     S, M, growth = compiled.state, compiled.margins, compiled.growth
     tables: dict[str, object] = {}  # grown tables, as placeholders for pack
     fills = []                      # then, with the new state: fill(new) fills them
     grown = []
-    for name, attr, next_col, free_col, nfree_col in (
-            ("cell", "cells", L.E_NEXT, L.G_CELL_FREE, L.G_CELL_NFREE),
-            ("pkt", "packets", L.K_NEXT_FREE, L.G_PKT_FREE, L.G_PKT_NFREE)):
-        pool = getattr(S, name)
-        steps = steps_needed(pool.shape[0], int(S.g[nfree_col]), getattr(M, attr))
-        if steps:
-            tables[name] = Extended((pool.shape[0] * GROWTH_STEP ** steps, pool.shape[1]), pool)
-            fills.append(_pool_linker(name, next_col, free_col, nfree_col, pool.shape[0]))
-            setattr(growth, attr, getattr(growth, attr) * GROWTH_STEP ** steps)
+    for name, attr, status in (("cell", "cells", L.CELLS_LOW), ("pkt", "packets", L.PACKETS_LOW)):
+        if S.g[L.G_LOW] & (1 << (status - L.CELLS_LOW)):  # the pool gave out a reserve record
+            pool = getattr(S, name)
+            tables[name] = Extended((pool.shape[0] * GROWTH_STEP, pool.shape[1]), pool)
+            fills.append(_pool_linker(name, _free_records(S, name), getattr(M, attr)))
+            setattr(growth, attr, getattr(growth, attr) * GROWTH_STEP)
             grown.append(attr)
+    S.g[L.G_LOW] = 0
     steps = steps_needed(S.h_time.shape[0], S.h_time.shape[0] - int(S.g[L.G_HEAP_LEN]), M.heap)
     if steps:
         for name in ("h_time", "h_seq", "h_kind", "h_id"):
@@ -62,14 +61,35 @@ def make_headroom(compiled: Compiled) -> list[str]:
     return grown
 
 
-def _pool_linker(name: str, next_col: int, free_col: int, nfree_col: int, old_rows: int):
-    """Chains the records that a pool gained after ``old_rows`` in front of its free list."""
+POOLS = {"cell": (L.E_NEXT, L.G_CELL_FREE, L.G_CELL_RESERVE),
+         "pkt": (L.K_NEXT_FREE, L.G_PKT_FREE, L.G_PKT_RESERVE)}
+"""Per pool: the column chaining its free list, the g fields of the list's head and reserve."""
+
+
+def _free_records(S: SimState, name: str) -> np.ndarray:
+    """The free records of pool ``name``, in free-list order (a pool that ran low has few)."""
+    next_col, free_col, _ = POOLS[name]
+    pool = getattr(S, name)
+    chain, end, e = [], pool.shape[0], int(S.g[free_col])
+    while e != end:
+        chain.append(e)
+        e = int(pool[e, next_col])
+    return np.array(chain, np.int64)
+
+
+def _pool_linker(name: str, free: np.ndarray, reserve: int):
+    """Returns the filler that chains the free list of the grown pool ``name``: its new records
+    but the last ``reserve`` ones, the records that were free (``free``), then the new reserve,
+    ended by the pool's size; the old reserve's records are ordinary ones from now on."""
+    next_col, free_col, reserve_col = POOLS[name]
+
     def link(S: SimState) -> None:
         pool = getattr(S, name)
-        pool[old_rows:, next_col] = np.arange(old_rows + 1, pool.shape[0] + 1)
-        pool[-1, next_col] = S.g[free_col]
-        S.g[free_col] = old_rows
-        S.g[nfree_col] += pool.shape[0] - old_rows
+        rows, old_rows = pool.shape[0], pool.shape[0] // GROWTH_STEP
+        order = np.concatenate([np.arange(old_rows, rows - reserve), free, np.arange(rows - reserve, rows)])
+        pool[order, next_col] = np.append(order[1:], rows)
+        S.g[free_col] = order[0]
+        S.g[reserve_col] = rows - reserve
     return link
 
 

@@ -9,9 +9,10 @@ port and only complete packets are put on the VC's delivery channel.
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq, stop_after_event
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL, E_HOP, E_IDX, E_NEXT, E_PKT,
-    E_SEQ, E_TIME, E_VC, EV_CHANNEL, G_CELL_FREE, G_CELL_MARGIN, G_CELL_NFREE, G_DROPLOG_LEN,
-    G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_MARGIN, G_PKT_NFREE, G_PKT_SERIAL, G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL,
+    ACCEPT, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL, E_HOP, E_IDX, E_NEXT,
+    E_PKT, E_SEQ, E_TIME, E_VC, EV_CHANNEL, G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED,
+    G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL, G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ,
+    K_SERIAL,
     K_VC, K_WND, P_ACTIVE_VCS, P_CAPACITY, P_CELLS_IN, P_DROP_OVERFLOW, P_KEEP_EOM, P_POLICY,
     P_QUEUE, P_THRESHOLD, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, V_CELLS_DROPPED, V_CELLS_PAST_LAST,
     V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RS_COUNT, V_RS_OK,
@@ -29,17 +30,15 @@ from .state import (
 @jit_inline
 def alloc_packet(S, vc, seq, wnd, ncells):
     """Take a packet record from the pool; returns its index or -1 (status set) if empty.
-    Fewer than ``G_PKT_MARGIN`` left: stop after this event (PACKETS_LOW)."""
+    A record of the pool's reserve (``G_PKT_RESERVE``): stop after this event (PACKETS_LOW)."""
     g = ivec(S, T_G)
     pkt = itab(S, T_PKT)
     k = g[G_PKT_FREE]
-    free = g[G_PKT_NFREE] - 1
-    if free < g[G_PKT_MARGIN]:  # also when k < 0: free is then -1
-        if k < 0:
+    if k >= g[G_PKT_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
+        if k == pkt.shape[0]:
             g[G_STATUS] = PACKET_POOL_FULL
             return -1
         stop_after_event(S, PACKETS_LOW, 0)
-    g[G_PKT_NFREE] = free
     g[G_PKT_FREE] = pkt[k, K_NEXT_FREE]
     pkt[k, K_VC] = vc
     pkt[k, K_SERIAL] = g[G_PKT_SERIAL]
@@ -61,7 +60,6 @@ def release_packet_if_done(S, k):
     if pkt[k, K_ALIVE] == 0 and pkt[k, K_PENDING] == 0:
         pkt[k, K_NEXT_FREE] = g[G_PKT_FREE]
         g[G_PKT_FREE] = k
-        g[G_PKT_NFREE] += 1
 
 
 # --- channels ------------------------------------------------------------------------------------
@@ -71,20 +69,18 @@ def channel_push(S, ch, time, vc, hop, k, idx):
 
     Channels are FIFO and their entries arrive in time order, so only a channel's head
     needs a place in the event heap. A channel with cell delay variation (``CH_CDV_NS``,
-    from :attr:`atmtcp.model.Link.cdv_s`) adds a seeded random delay to each entry. Fewer
-    than ``G_CELL_MARGIN`` records left: stop after this event (CELLS_LOW).
+    from :attr:`atmtcp.model.Link.cdv_s`) adds a seeded random delay to each entry. A record
+    of the pool's reserve (``G_CELL_RESERVE``): stop after this event (CELLS_LOW).
     """
     cell = itab(S, T_CELL)
     chan = itab(S, T_CHAN)
     g = ivec(S, T_G)
     e = g[G_CELL_FREE]
-    free = g[G_CELL_NFREE] - 1
-    if free < g[G_CELL_MARGIN]:  # also when e < 0: free is then -1
-        if e < 0:
+    if e >= g[G_CELL_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
+        if e == cell.shape[0]:
             g[G_STATUS] = CELL_POOL_FULL
             return
         stop_after_event(S, CELLS_LOW, 0)
-    g[G_CELL_NFREE] = free
     g[G_CELL_FREE] = cell[e, E_NEXT]
     cdv = chan[ch, CH_CDV_NS]
     if cdv > 0:
@@ -132,7 +128,6 @@ def free_record(S, e):
     g = ivec(S, T_G)
     cell[e, E_NEXT] = g[G_CELL_FREE]
     g[G_CELL_FREE] = e
-    g[G_CELL_NFREE] += 1
 
 
 @jit

@@ -7,7 +7,9 @@ entry per cell (cells wait in their channel's FIFO).
 """
 from .state import ivec, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME
 from .jit import jit_inline
-from .layout import G_HEAP_LEN, G_HEAP_LOW_AT, G_SEQ, G_STATUS, G_STATUS_ARG, HEAP_FULL, HEAP_LOW, OK
+from .layout import (
+    CELLS_LOW, G_HEAP_LEN, G_HEAP_LOW_AT, G_LOW, G_SEQ, G_STATUS, G_STATUS_ARG, HEAP_FULL, HEAP_LOW, OK,
+)
 
 
 @jit_inline
@@ -63,8 +65,9 @@ def stop_after_event(S, status, arg):
     """A growable resource ran low (``status``, one of the ``*_LOW`` codes, about ``arg``):
     the current event still fits in its margin and completes; the main loop then stops before
     the next one, so that Python can grow the resource and resume. The first report of an
-    event wins, and never hides a ``*_FULL``."""
+    event wins, and never hides a ``*_FULL``; ``G_LOW`` keeps a bit for each."""
     g = ivec(S, T_G)
+    g[G_LOW] |= 1 << (status - CELLS_LOW)
     if g[G_STATUS] == OK:
         g[G_STATUS] = status
         g[G_STATUS_ARG] = arg

@@ -112,13 +112,15 @@ PE_VC, PE_CELL, PE_SLOT_END, PE_NFIELDS = range(4)
     G_SAMPLE_NS, G_NSAMPLES, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_LEN, G_TRACE_TRUNCATED, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED,
     G_RNG,
-    G_CELL_NFREE, G_CELL_MARGIN, G_PKT_NFREE, G_PKT_MARGIN, G_HEAP_LOW_AT,
+    G_CELL_RESERVE, G_PKT_RESERVE, G_HEAP_LOW_AT, G_LOW,
     G_NFIELDS,
-) = range(25)
-# G_*_NFREE: free records of a pool; G_*_MARGIN: the most one event can take. An allocation
-# that leaves fewer free than the margin, or a heap push at length G_HEAP_LOW_AT, sets a *_LOW
-# status: the event completes and the main loop stops before the next one (see
-# atmtcp.simulate.run_kernel).
+) = range(24)
+# G_CELL_RESERVE, G_PKT_RESERVE: first record of a pool's reserve, its last records (as many as
+# one event can take), which its free list hands out last, ended by the pool's size instead of
+# -1: taking a reserve record, like a heap push at length G_HEAP_LOW_AT, sets a *_LOW status
+# (and its bit 1 << (status - CELLS_LOW) in G_LOW). The event completes and the main loop stops
+# before the next one (see atmtcp.simulate.run_kernel). One comparison per allocation, as
+# before: no count of free records to keep.
 
 # --- kernel status codes -------------------------------------------------------------------------------
 OK, CELL_POOL_FULL, PACKET_POOL_FULL, RING_FULL, HEAP_FULL, PEND_FULL = range(6)
