@@ -38,14 +38,13 @@ def make_headroom(compiled: Compiled) -> list[str]:
     tables: dict[str, object] = {}  # grown tables, as placeholders for pack
     fills = []                      # then, with the new state: fill(new) fills them
     grown = []
-    for name, attr, status in (("cell", "cells", L.CELLS_LOW), ("pkt", "packets", L.PACKETS_LOW)):
-        if S.g[L.G_LOW] & (1 << (status - L.CELLS_LOW)):  # the pool gave out a reserve record
+    for name, attr, low in (("cell", "cells", L.CELLS_LOW), ("pkt", "packets", L.PACKETS_LOW)):
+        if S.g[L.G_STATUS] & low:  # the pool gave out a record of its reserve
             pool = getattr(S, name)
             tables[name] = Extended((pool.shape[0] * GROWTH_STEP, pool.shape[1]), pool)
             fills.append(_pool_linker(name, _free_records(S, name), getattr(M, attr)))
             setattr(growth, attr, getattr(growth, attr) * GROWTH_STEP)
             grown.append(attr)
-    S.g[L.G_LOW] = 0
     steps = steps_needed(S.h_time.shape[0], S.h_time.shape[0] - int(S.g[L.G_HEAP_LEN]), M.heap)
     if steps:
         for name in ("h_time", "h_seq", "h_kind", "h_id"):

@@ -21,12 +21,11 @@ from .kernel import layout as L
 from .kernel import run_until_end
 from .metrics import capacity_bps, efficiency, fairness_index
 
-_LOW = {L.CELLS_LOW, L.PACKETS_LOW, L.RING_LOW, L.HEAP_LOW, L.PEND_LOW}
 MAX_GROWTH = 4 ** 6
 
 
 class KernelError(RuntimeError):
-    """The kernel stopped with a status other than OK or a ``*_LOW``."""
+    """The kernel stopped with a ``*_FULL`` status (or grew past :data:`MAX_GROWTH`)."""
 
 
 def run_kernel(run: m.Run, growth: Growth | None = None) -> Compiled:
@@ -45,13 +44,15 @@ def run_kernel(run: m.Run, growth: Growth | None = None) -> Compiled:
     """
     compiled = compile_run(run, growth)
     while True:
-        status = run_until_end(compiled.kernel_state)
+        status = int(run_until_end(compiled.kernel_state))
         if status == L.OK:
             return compiled
-        arg = int(compiled.state.g[L.G_STATUS_ARG])
-        if status not in _LOW or compiled.growth.largest() >= MAX_GROWTH:
-            raise KernelError(f"kernel stopped: {L.STATUS_NAMES[status]} (argument {arg}, {compiled.growth})")
-        make_headroom(compiled)  # may find nothing to do: the event freed what it took
+        full = status & L.FULL_MASK
+        if full or compiled.growth.largest() >= MAX_GROWTH:
+            arg = int(compiled.state.g[L.G_STATUS_ARG])
+            reason = L.STATUS_NAMES[full] if full else ", ".join(n for b, n in L.LOW_NAMES.items() if status & b)
+            raise KernelError(f"kernel stopped: {reason} (argument {arg}, {compiled.growth})")
+        make_headroom(compiled)  # reads the *_LOW bits; may find a ring or the heap roomy again
         compiled.state.g[L.G_STATUS] = L.OK
 
 

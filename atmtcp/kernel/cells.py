@@ -6,7 +6,7 @@ After its last congestible port a VC's path is a fixed delay (the compiler folds
 that can never queue into the delays), so AAL5 reassembly runs when the cell leaves that
 port and only complete packets are put on the VC's delivery channel.
 """
-from .heap import heap_pop, heap_push, heap_replace_top, next_seq, stop_after_event
+from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL, E_HOP, E_IDX, E_NEXT,
@@ -38,7 +38,7 @@ def alloc_packet(S, vc, seq, wnd, ncells):
         if k == pkt.shape[0]:
             g[G_STATUS] = PACKET_POOL_FULL
             return -1
-        stop_after_event(S, PACKETS_LOW, 0)
+        g[G_STATUS] |= PACKETS_LOW
     g[G_PKT_FREE] = pkt[k, K_NEXT_FREE]
     pkt[k, K_VC] = vc
     pkt[k, K_SERIAL] = g[G_PKT_SERIAL]
@@ -80,7 +80,7 @@ def channel_push(S, ch, time, vc, hop, k, idx):
         if e == cell.shape[0]:
             g[G_STATUS] = CELL_POOL_FULL
             return
-        stop_after_event(S, CELLS_LOW, 0)
+        g[G_STATUS] |= CELLS_LOW
     g[G_CELL_FREE] = cell[e, E_NEXT]
     cdv = chan[ch, CH_CDV_NS]
     if cdv > 0:

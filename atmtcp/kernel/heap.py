@@ -7,9 +7,7 @@ entry per cell (cells wait in their channel's FIFO).
 """
 from .state import ivec, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME
 from .jit import jit_inline
-from .layout import (
-    CELLS_LOW, G_HEAP_LEN, G_HEAP_LOW_AT, G_LOW, G_SEQ, G_STATUS, G_STATUS_ARG, HEAP_FULL, HEAP_LOW, OK,
-)
+from .layout import G_HEAP_LEN, G_HEAP_LOW_AT, G_SEQ, G_STATUS, HEAP_FULL, HEAP_LOW
 
 
 @jit_inline
@@ -61,19 +59,6 @@ def _sift_down(h_time, h_seq, h_kind, h_id, n, i, time, seq, kind, ident):
 
 
 @jit_inline
-def stop_after_event(S, status, arg):
-    """A growable resource ran low (``status``, one of the ``*_LOW`` codes, about ``arg``):
-    the current event still fits in its margin and completes; the main loop then stops before
-    the next one, so that Python can grow the resource and resume. The first report of an
-    event wins, and never hides a ``*_FULL``; ``G_LOW`` keeps a bit for each."""
-    g = ivec(S, T_G)
-    g[G_LOW] |= 1 << (status - CELLS_LOW)
-    if g[G_STATUS] == OK:
-        g[G_STATUS] = status
-        g[G_STATUS_ARG] = arg
-
-
-@jit_inline
 def next_seq(S):
     """Return a fresh insertion sequence number."""
     g = ivec(S, T_G)
@@ -92,7 +77,7 @@ def heap_push(S, time, seq, kind, ident):
         if n >= h_time.shape[0]:
             g[G_STATUS] = HEAP_FULL
             return
-        stop_after_event(S, HEAP_LOW, 0)
+        g[G_STATUS] |= HEAP_LOW  # stop after this event (see layout's status codes)
     g[G_HEAP_LEN] = n + 1
     _sift_up(h_time, ivec(S, T_H_SEQ), ivec(S, T_H_KIND), ivec(S, T_H_ID), n, time, seq, kind, ident)
 

@@ -24,7 +24,7 @@ All random choices draw from the run's seeded stream (:mod:`atmtcp.kernel.rng`).
 A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell index)``.
 """
 from .cells import drop_cell, forward_cell, port_decision
-from .heap import heap_push, next_seq, stop_after_event
+from .heap import heap_push, next_seq
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, DROP_OVERFLOW, EV_PORT, G_STATUS, G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS,
@@ -79,7 +79,7 @@ def enqueue(S, p, v, hop, k, idx):
             g[G_STATUS] = RING_FULL
             g[G_STATUS_ARG] = p
             return False
-        stop_after_event(S, RING_LOW, p)
+        g[G_STATUS] |= RING_LOW
     slot = ring_slot(S, p, n)
     ivec(S, T_RING_PV)[slot] = pv
     ring_cell[slot] = pack_cell(k, hop, idx)
@@ -169,7 +169,7 @@ def admit_held(S, p, v, hop, k, idx, t):
                 g[G_STATUS] = PEND_FULL
                 g[G_STATUS_ARG] = p
                 return
-            stop_after_event(S, PEND_LOW, p)
+            g[G_STATUS] |= PEND_LOW
         cell_ns = port[p, P_CELL_NS]
         slot_end = (t // cell_ns + 1) * cell_ns
         row = port[p, P_PEND_BASE] + n

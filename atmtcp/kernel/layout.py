@@ -112,24 +112,28 @@ PE_VC, PE_CELL, PE_SLOT_END, PE_NFIELDS = range(4)
     G_SAMPLE_NS, G_NSAMPLES, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_LEN, G_TRACE_TRUNCATED, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED,
     G_RNG,
-    G_CELL_RESERVE, G_PKT_RESERVE, G_HEAP_LOW_AT, G_LOW,
+    G_CELL_RESERVE, G_PKT_RESERVE, G_HEAP_LOW_AT,
     G_NFIELDS,
-) = range(24)
+) = range(23)
 # G_CELL_RESERVE, G_PKT_RESERVE: first record of a pool's reserve, its last records (as many as
 # one event can take), which its free list hands out last, ended by the pool's size instead of
-# -1: taking a reserve record, like a heap push at length G_HEAP_LOW_AT, sets a *_LOW status
-# (and its bit 1 << (status - CELLS_LOW) in G_LOW). The event completes and the main loop stops
-# before the next one (see atmtcp.simulate.run_kernel). One comparison per allocation, as
-# before: no count of free records to keep.
+# -1: taking a reserve record, like a heap push at length G_HEAP_LOW_AT, sets a *_LOW bit of
+# G_STATUS. The event completes and the main loop stops before the next one (see
+# atmtcp.simulate.run_kernel). One comparison per allocation, as before: no count of free
+# records to keep.
 
 # --- kernel status codes -------------------------------------------------------------------------------
 OK, CELL_POOL_FULL, PACKET_POOL_FULL, RING_FULL, HEAP_FULL, PEND_FULL = range(6)
-CELLS_LOW, PACKETS_LOW, RING_LOW, HEAP_LOW, PEND_LOW = range(6, 11)
 STATUS_NAMES = ("ok", "cell pool full", "packet pool full", "port ring full", "event heap full",
-                "slot arrival buffer full", "cell pool low", "packet pool low", "port ring low",
-                "event heap low", "slot arrival buffer low")
-# *_FULL: a resource filled inside an event (the margins should make this impossible); *_LOW:
-# the run stopped between two events, with less than one event's margin of that resource left.
+                "slot arrival buffer full")
+FULL_MASK = 0xFF
+CELLS_LOW, PACKETS_LOW, RING_LOW, HEAP_LOW, PEND_LOW = (1 << b for b in range(8, 13))
+LOW_NAMES = {CELLS_LOW: "cell pool low", PACKETS_LOW: "packet pool low", RING_LOW: "port ring low",
+             HEAP_LOW: "event heap low", PEND_LOW: "slot arrival buffer low"}
+# A *_FULL code (the low byte of G_STATUS) stops the run inside an event: a resource filled, which
+# the margins should make impossible. A *_LOW bit, OR-ed into G_STATUS by one instruction on the
+# rare path of an allocation, stops it between two events, with less than one event's margin of
+# that resource left; several bits may be set. A FULL code overwrites them (the run is lost).
 
 # --- TCP trace record kinds ------------------------------------------------------------------------------
 TR_CWND, TR_SSTHRESH, TR_SEQ_SENT, TR_ACK_RCVD, TR_TIMEOUT, TR_FAST_RETRANSMIT = range(6)

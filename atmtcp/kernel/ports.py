@@ -24,7 +24,6 @@ from .cells import (  # noqa: F401  (alloc_packet, channel_pop, free_record, rel
     alloc_packet, channel_pop, drop_cell, forward_cell, free_record, port_decision,
     release_packet_if_done,
 )
-from .heap import stop_after_event
 from .held_ports import admit_held
 from .jit import jit, jit_inline
 from .layout import (
@@ -122,7 +121,7 @@ def ring_push(S, p, pv, t):
     if n >= port[p, P_RING_LOW_AT]:
         if n == cap:
             return False
-        stop_after_event(S, RING_LOW, p)
+        ivec(S, T_G)[G_STATUS] |= RING_LOW
     slot = port[p, P_RING_HEAD] + n
     if slot >= cap:
         slot -= cap
