@@ -28,15 +28,15 @@ from .metrics import framing
 NS = 1_000_000_000
 INITIAL_INFINITE_RING = 16384
 """Cells an infinite buffer's ring holds at first, at most (less where the windows crossing
-the port bound its queue lower); it grows when full (see :class:`Growth`)."""
+the port bound its queue lower); it grows when it runs low (see :class:`Growth`)."""
 UNBOUNDED_CELLS_IN_POOL = 1 << 20
 """At most this many cells of the initial cell pool are set aside for the cells that wait
 in infinite buffers (each bounded by the windows that cross it) and travel on the links
 (delay / cell time per channel). With thousands of sources these bounds add up to far more
-than is ever in flight; the pool grows when it fills (:class:`Growth`). goyal1998's and
+than is ever in flight; the pool grows when it runs low (:class:`Growth`). goyal1998's and
 goyal1997's runs stay below it."""
 PACKETS_IN_POOL = 1 << 18
-"""At most this many packets in the initial packet pool (which also grows when full)."""
+"""At most this many packets in the initial packet pool (which also grows when it runs low)."""
 RINGLESS_POLICIES = ("tail", "ppd", "epd")
 """Policies that read only the buffer occupancy: their lazy ports keep no per-cell ring
 (:mod:`atmtcp.kernel.ports`)."""
@@ -299,8 +299,9 @@ def _window_cells(tcp: m.TcpConfig, cells_per_segment: int) -> int:
 def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     """Allocate and fill the kernel state for ``run``.
 
-    ``growth`` multiplies the sizes of the growable pools (see :class:`Growth`);
-    :func:`atmtcp.simulate.run_kernel` raises the one the kernel reports full.
+    ``growth`` multiplies the sizes of the growable tables (see :class:`Growth`); each gets one
+    event's :class:`Margins` on top, so the first event fits. :mod:`atmtcp.grow` grows a table
+    that runs low in the paused run.
     """
     growth = copy.deepcopy(growth) if growth else Growth()
     network = run.network
