@@ -12,6 +12,7 @@ the same cell time (see :func:`_foldable`), with its delay rounded up to its slo
 """
 from __future__ import annotations
 
+import copy
 import os
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -27,15 +28,15 @@ from .metrics import framing
 NS = 1_000_000_000
 INITIAL_INFINITE_RING = 16384
 """Cells an infinite buffer's ring holds at first, at most (less where the windows crossing
-the port bound its queue lower); it grows when full (see :class:`Growth`)."""
+the port bound its queue lower); it grows when it runs low (see :class:`Growth`)."""
 UNBOUNDED_CELLS_IN_POOL = 1 << 20
 """At most this many cells of the initial cell pool are set aside for the cells that wait
 in infinite buffers (each bounded by the windows that cross it) and travel on the links
 (delay / cell time per channel). With thousands of sources these bounds add up to far more
-than is ever in flight; the pool grows when it fills (:class:`Growth`). goyal1998's and
+than is ever in flight; the pool grows when it runs low (:class:`Growth`). goyal1998's and
 goyal1997's runs stay below it."""
 PACKETS_IN_POOL = 1 << 18
-"""At most this many packets in the initial packet pool (which also grows when full)."""
+"""At most this many packets in the initial packet pool (which also grows when it runs low)."""
 RINGLESS_POLICIES = ("tail", "ppd", "epd", "espd")
 """Policies that read only the buffer occupancy: their lazy ports keep no per-cell ring
 (:mod:`atmtcp.kernel.ports`)."""
@@ -43,20 +44,71 @@ RINGLESS_POLICIES = ("tail", "ppd", "epd", "espd")
 
 @dataclass
 class Growth:
-    """Multipliers of the growable sizes, raised one resource at a time by
-    :func:`atmtcp.simulate.run_kernel` when the kernel reports that resource full: the pool
-    of cells, of packets, the event heap, each infinite buffer's ring (by port name), each
-    slotted port's list of pending arrivals. Sizes never change a result."""
+    """Multipliers of the growable sizes: the pool of cells, of packets, the event heap, each
+    infinite buffer's ring (by port name), each slotted port's list of pending arrivals.
 
-    cells: int = 1
-    packets: int = 1
-    heap: int = 1
-    rings: dict[str, int] = field(default_factory=dict)
-    pending: dict[str, int] = field(default_factory=dict)
+    :func:`compile_run` sizes the tables with them (each size plus one event's
+    :class:`Margins`, so that the first event always fits); :mod:`atmtcp.grow` multiplies the
+    one of a resource it grows in a paused run (x4), which keeps the record of what grew and
+    bounds it (:data:`atmtcp.simulate.MAX_GROWTH`). Fractions are allowed: tests start with
+    tiny tables to force growth. Sizes never change a result."""
 
-    def largest(self) -> int:
-        """The largest multiplier (a bound on the retries)."""
+    cells: float = 1
+    packets: float = 1
+    heap: float = 1
+    rings: dict[str, float] = field(default_factory=dict)
+    pending: dict[str, float] = field(default_factory=dict)
+
+    def largest(self) -> float:
+        """The largest multiplier (a bound on the growth steps)."""
         return max([self.cells, self.packets, self.heap, *self.rings.values(), *self.pending.values()])
+
+
+HEAP_MARGIN = 16
+"""Heap entries one event can add, at most: the heads of the (at most two) channels it fills
+from empty (a burst goes down one VC), a few retransmission and delayed-ACK timer entries
+(each re-armed only to an earlier deadline), one port event, one sample."""
+PEND_MARGIN = 2
+"""Pending arrivals one event can add to a slotted port: one (a cell reaches a switch port by a
+channel event of its own; a burst enters only its host's NIC, never slotted)."""
+
+
+@dataclass
+class Margins:
+    """What one event can take, at most, of each growable resource; the kernel stops between
+    two events when less is left (the ``*_LOW`` statuses), so an event never runs out.
+
+    The worst event is a TCP burst: one ACK lets a sender put up to its advertised window W
+    of segments beyond ``snd_una`` on the wire (``tcp_output``), plus one retransmission (fast
+    retransmit, New Reno's partial ACK); SACK recovery may resend the holes below the highest
+    SACKed segment and send new data, up to 2 W. Each segment takes one packet record and, per
+    cell, one record of the cell pool (its NIC forwards each cell onto a channel at once, or
+    reassembles it); an ACK takes one packet of a few cells.
+    An event at a switch port handles one cell, except a slotted port's slot end, which
+    admits all of the slot's pending arrivals into its ring."""
+
+    cells: int
+    packets: int
+    ring: np.ndarray   # per port, without the pending arrivals a slotted port may admit at once
+
+    heap: int = HEAP_MARGIN
+    pending: int = PEND_MARGIN
+
+    def ring_of(self, port: np.ndarray, p: int) -> int:
+        """Ring entries one event can add at port ``p`` (row ``port[p]`` of the port table)."""
+        return int(self.ring[p] + (port[L.P_PEND_CAP] if port[L.P_SLOTTED] else 0))
+
+
+def _event_margins(run: m.Run, nic_ports: list[int], n_port: int, overhead: int, ack_bytes: int) -> Margins:
+    """:class:`Margins` of ``run``: the largest burst of any connection (see there);
+    ``nic_ports``: the kernel index of each VC's first port."""
+    bursts = [(2 if c.tcp.flavor == "sack" else 1) * (c.tcp.rcv_wnd // c.tcp.mss + 2) + 2
+              for c in run.connections]
+    cells = max(b * packet_cells(c.tcp.mss, overhead) for b, c in zip(bursts, run.connections))
+    cells += packet_cells(28, ack_bytes) + 8
+    ring = np.full(n_port, 2, np.int64)
+    ring[nic_ports] = cells  # a NIC takes a whole burst (NICs keep no ring today)
+    return Margins(cells, max(bursts) + 2, ring)
 
 
 def cell_time_ns(rate_bps: float) -> int:
@@ -97,6 +149,8 @@ class Compiled:
     through_bottleneck: np.ndarray  # per connection: its data cross the bottleneck
     n_samples: int
     sample_interval_ns: int
+    margins: Margins               # one event's worst use of each growable resource
+    growth: Growth                 # the multipliers of the sizes, raised as they grow
 
 
 def _ports(network: m.Network) -> dict[str, PortSpec]:
@@ -245,10 +299,11 @@ def _window_cells(tcp: m.TcpConfig, cells_per_segment: int) -> int:
 def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     """Allocate and fill the kernel state for ``run``.
 
-    ``growth`` multiplies the sizes of the growable pools (see :class:`Growth`);
-    :func:`atmtcp.simulate.run_kernel` raises the one the kernel reports full.
+    ``growth`` multiplies the sizes of the growable tables (see :class:`Growth`); each gets one
+    event's :class:`Margins` on top, so the first event fits. :mod:`atmtcp.grow` grows a table
+    that runs low in the paused run.
     """
-    growth = growth or Growth()
+    growth = copy.deepcopy(growth) if growth else Growth()
     network = run.network
     specs = _ports(network)
     overhead = run.aal5.overhead_bytes
@@ -275,13 +330,21 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         for name in route:
             if name in demand:
                 demand[name] += 2 * _window_cells(tcp, per_seg)
+    fan_in = {name: max(1, len(ups)) for name, ups in upstream.items()}
+    margins = _event_margins(run, [index[r[0]] for _, _, r in vc_routes], n_port, overhead, ack_bytes)
+    pend_cap = [int((64 + 4 * fan_in[name]) * growth.pending.get(name, 1)) + margins.pending
+                if specs[name].config.slotted else 0 for name in kernel_ports]
     queue_bound, ring_cap = [], []
-    for name in kernel_ports:
+    for i, name in enumerate(kernel_ports):
         spec = specs[name]
         k = spec.config.buffer_cells
-        bound = k if k is not None else min(demand[name], INITIAL_INFINITE_RING) * growth.rings.get(name, 1) + 64
+        if k is None:
+            bound = int(min(demand[name], INITIAL_INFINITE_RING) * growth.rings.get(name, 1)) + 64
+            room = bound + margins.ring[i] + pend_cap[i]  # the first event fits (Margins.ring_of)
+        else:
+            bound = room = k
         queue_bound.append(bound)
-        ring_cap.append(bound if spec.held or spec.config.policy.kind not in RINGLESS_POLICIES else 0)
+        ring_cap.append(room if spec.held or spec.config.policy.kind not in RINGLESS_POLICIES else 0)
     ring_base = np.concatenate([[0], np.cumsum(ring_cap)[:-1]]).astype(np.int64)
 
     sessions = {name: 0 for name in kernel_ports}  # connections whose data cross each port
@@ -291,7 +354,6 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
                 sessions[name] += 1
     port = np.zeros((n_port, L.P_NFIELDS), np.int64)
     portf = np.zeros((n_port, L.PF_NFIELDS), np.float64)
-    fan_in = {name: max(1, len(ups)) for name, ups in upstream.items()}
     pend_rows = 0
     traced = [p for p in run.trace.ports]
     for i, name in enumerate(kernel_ports):
@@ -321,7 +383,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         port[i, L.P_EVENT_AT] = -1
         if spec.config.slotted:
             port[i, L.P_PEND_BASE] = pend_rows
-            port[i, L.P_PEND_CAP] = (64 + 4 * fan_in[name]) * growth.pending.get(name, 1)
+            port[i, L.P_PEND_CAP] = pend_cap[i]
             pend_rows += port[i, L.P_PEND_CAP]
     for name in traced:
         if name not in index:
@@ -428,9 +490,9 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     finite = sum(b for name, b in zip(kernel_ports, queue_bound) if specs[name].config.buffer_cells is not None)
     infinite = sum(queue_bound) - finite
     on_wire = sum(delay // max(1, port[up, L.P_CELL_NS]) + 2 for (up, _dst, delay, _cdv) in channels)
-    pool = (finite + min(infinite + on_wire, UNBOUNDED_CELLS_IN_POOL) + 4096) * growth.cells
+    pool = int((finite + min(infinite + on_wire, UNBOUNDED_CELLS_IN_POOL) + 4096) * growth.cells) + margins.cells
     segments = sum(c.tcp.rcv_wnd // c.tcp.mss + 2 for c in run.connections)
-    packet_pool = min(pool, (min(4 * segments, PACKETS_IN_POOL) + 4096) * growth.packets)
+    packet_pool = min(pool, int((min(4 * segments, PACKETS_IN_POOL) + 4096) * growth.packets) + margins.packets)
     n_trace = run.trace.max_records if trace_set else 0
     n_droplog = run.trace.max_records if traced else 0
     end_ns = int(round(run.duration_s * NS))
@@ -439,12 +501,14 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     _check_memory(8 * (pool * L.E_NFIELDS + packet_pool * L.K_NFIELDS + 3 * sum(ring_cap)
                        + n_trace * 4 + n_droplog * 4 + n_samples * 2 * len(traced))
                   + 2 * n_conn * sb_cap + 8 * 3 * len(pv_vc))
-    heap_cap = (len(chan_dst) + 8 * n_conn + 64) * growth.heap
+    heap_cap = int((len(chan_dst) + 8 * n_conn + 64) * growth.heap) + margins.heap
 
     g = np.zeros(L.G_NFIELDS, np.int64)
     g[L.G_END] = end_ns
     g[L.G_CELL_FREE] = 0
     g[L.G_PKT_FREE] = 0
+    g[L.G_CELL_RESERVE] = pool - margins.cells
+    g[L.G_PKT_RESERVE] = packet_pool - margins.packets
     g[L.G_SAMPLE_NS] = sample_ns
     g[L.G_RNG] = run.seed
     g[L.G_NSAMPLES] = n_samples
@@ -472,6 +536,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     kernel_state, state = pack(state)
     _free_list(state.cell, L.E_NEXT)
     _free_list(state.pkt, L.K_NEXT_FREE)
+    set_low_marks(state, margins)
 
     data_routes = [r for _, is_ack, r in vc_routes if not is_ack]
     bottleneck = _bottleneck(specs, data_routes)
@@ -480,14 +545,29 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         state, kernel_state, kernel_ports, sorted(folded), traced, folded_after, bottleneck,
         CELL_BYTES * 8 * NS / cell_time_ns(specs[bottleneck].rate_bps),
         np.array([framing(c.tcp.mss, overhead) for c in run.connections]),
-        np.array([bottleneck in r for r in data_routes]), n_samples, sample_ns,
+        np.array([bottleneck in r for r in data_routes]), n_samples, sample_ns, margins, growth,
     )
 
 
 def _free_list(table: np.ndarray, column: int) -> None:
-    """Chain every row of a pool into its free list: row i points to i + 1, the last to -1."""
+    """Chain every row of a pool into its free list: row i points to i + 1, the last to the
+    pool's size (the list's end). The last rows, the reserve, are thus handed out last."""
     table[:, column] = np.arange(1, table.shape[0] + 1)
-    table[-1, column] = -1
+
+
+def set_low_marks(state: SimState, margins: Margins) -> None:
+    """Where the kernel stops a run between two events (the ``*_LOW`` statuses): one event's
+    margin below the capacity of the heap, of each infinite buffer's ring and of each pending
+    list (the pools have their reserve instead, see ``G_CELL_RESERVE``). A finite buffer's ring
+    never grows: its mark is its capacity, where a push fails (its policy drops first, so it
+    never does)."""
+    g, port = state.g, state.port
+    g[L.G_HEAP_LOW_AT] = state.h_time.shape[0] - margins.heap
+    for p in range(port.shape[0]):
+        infinite = port[p, L.P_CAPACITY] == L.INFINITE
+        ring_margin = margins.ring_of(port[p], p) if infinite else 0
+        port[p, L.P_RING_LOW_AT] = port[p, L.P_RING_CAP] - ring_margin
+        port[p, L.P_PEND_LOW_AT] = port[p, L.P_PEND_CAP] - margins.pending
 
 
 def _bottleneck(specs: dict[str, PortSpec], data_routes: list[list[str]]) -> str:

@@ -16,50 +16,44 @@ if TYPE_CHECKING:
 
 from . import model as m
 from .compiler import NS, Compiled, Growth, compile_run
+from .grow import make_headroom
 from .kernel import layout as L
 from .kernel import run_until_end
 from .metrics import capacity_bps, efficiency, fairness_index
 
-_GROWABLE = {L.CELL_POOL_FULL, L.PACKET_POOL_FULL, L.HEAP_FULL, L.RING_FULL, L.PEND_FULL}
-GROWTH_STEP = 4
 MAX_GROWTH = 4 ** 6
 
 
 class KernelError(RuntimeError):
-    """The kernel stopped with a status other than OK."""
+    """The kernel stopped with a ``*_FULL`` status (or grew past :data:`MAX_GROWTH`)."""
 
 
-def run_kernel(run: m.Run) -> Compiled:
-    """Compile and run ``run``, growing the resource the kernel reports full and retrying.
+def run_kernel(run: m.Run, growth: Growth | None = None) -> Compiled:
+    """Compile and run ``run``; when the kernel stops because a resource runs low, grow that
+    resource in the paused state and let the kernel continue.
 
-    Only that resource grows (x4: the cell or packet pool, the heap, one port's ring or
-    pending list, see :class:`atmtcp.compiler.Growth`), and the retry starts again from
-    t = 0, so the result does not depend on the sizes.
+    The kernel stops between two events, never inside one, when less than one event's worst
+    use of a growable resource is left (:class:`atmtcp.compiler.Margins`): the cell or packet
+    pool, the event heap, one infinite buffer's ring or one slotted port's pending list.
+    :func:`atmtcp.grow.make_headroom` grows only what is low (x4), from the current tables,
+    and the run goes on from where it stopped: no rerun from t = 0, so a run that needs big
+    tables pays for them once, not for every smaller attempt too. A result never depends on
+    the sizes (events are keyed by (time, sequence), never by a record's index). ``growth``
+    scales the initial sizes (tests start with tiny ones); a ``*_FULL`` status (a margin too
+    small: a bug) raises :class:`KernelError`, as does growth beyond :data:`MAX_GROWTH`.
     """
-    growth = Growth()
+    compiled = compile_run(run, growth)
     while True:
-        compiled = compile_run(run, growth)
-        status = run_until_end(compiled.kernel_state)
+        status = int(run_until_end(compiled.kernel_state))
         if status == L.OK:
             return compiled
-        arg = int(compiled.state.g[L.G_STATUS_ARG])
-        finite_ring = status == L.RING_FULL and compiled.state.port[arg, L.P_CAPACITY] != L.INFINITE
-        if status not in _GROWABLE or finite_ring or growth.largest() >= MAX_GROWTH:
-            raise KernelError(f"kernel stopped: {L.STATUS_NAMES[status]} (argument {arg}, {growth})")
-        _grow(growth, status, compiled.port_names[arg] if status in (L.RING_FULL, L.PEND_FULL) else None)
-
-
-def _grow(growth: Growth, status: int, port: str | None) -> None:
-    if status == L.CELL_POOL_FULL:
-        growth.cells *= GROWTH_STEP
-    elif status == L.PACKET_POOL_FULL:
-        growth.packets *= GROWTH_STEP
-    elif status == L.HEAP_FULL:
-        growth.heap *= GROWTH_STEP
-    elif status == L.RING_FULL:
-        growth.rings[port] = growth.rings.get(port, 1) * GROWTH_STEP
-    else:
-        growth.pending[port] = growth.pending.get(port, 1) * GROWTH_STEP
+        full = status & L.FULL_MASK
+        if full or compiled.growth.largest() >= MAX_GROWTH:
+            arg = int(compiled.state.g[L.G_STATUS_ARG])
+            reason = L.STATUS_NAMES[full] if full else ", ".join(n for b, n in L.LOW_NAMES.items() if status & b)
+            raise KernelError(f"kernel stopped: {reason} (argument {arg}, {compiled.growth})")
+        make_headroom(compiled)  # reads the *_LOW bits; may find a ring or the heap roomy again
+        compiled.state.g[L.G_STATUS] = L.OK
 
 
 def warm_kernel() -> None:

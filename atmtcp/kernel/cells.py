@@ -9,12 +9,14 @@ port and only complete packets are put on the VC's delivery channel.
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL, E_HOP, E_IDX, E_NEXT, E_PKT,
-    E_SEQ, E_TIME, E_VC, EV_CHANNEL, G_CELL_FREE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE,
-    G_PKT_SERIAL, G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL,
-    K_VC, K_WND, P_ACTIVE_VCS, P_CAPACITY, P_CAPTURE_EOM, P_CELLS_IN, P_DROP_OVERFLOW, P_DROP_TIMER_AT,
-    P_DROP_TIMER_NS, P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_KEEP_EOM, P_POLICY,
-    P_QUEUE, P_THRESHOLD, P_THRESHOLD2, P_TRACE, ESPD, ESPD_CAPTURE, ESPD_RELEASE, PV_LISTED, PV_NORMAL, PACKET_POOL_FULL, PF_Z, V_CELLS_DROPPED, V_CELLS_PAST_LAST,
+    ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL,
+    E_HOP, E_IDX, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, ESPD, ESPD_CAPTURE, ESPD_RELEASE, EV_CHANNEL,
+    G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL,
+    G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND,
+    P_ACTIVE_VCS, P_CAPACITY, P_CAPTURE_EOM, P_CELLS_IN, P_DROP_OVERFLOW, P_DROP_TIMER_AT, P_DROP_TIMER_NS,
+    P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_KEEP_EOM, P_POLICY, P_QUEUE, P_THRESHOLD,
+    P_THRESHOLD2, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, PV_LISTED, PV_NORMAL, V_CELLS_DROPPED,
+    V_CELLS_PAST_LAST,
     V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RS_COUNT, V_RS_OK,
     V_RS_SERIAL, V_TAIL_NS,
 )
@@ -29,13 +31,16 @@ from .state import (
 # --- packet pool ---------------------------------------------------------------------------------
 @jit_inline
 def alloc_packet(S, vc, seq, wnd, ncells):
-    """Take a packet record from the pool; returns its index or -1 (status set) if empty."""
+    """Take a packet record from the pool; returns its index or -1 (status set) if empty.
+    A record of the pool's reserve (``G_PKT_RESERVE``): stop after this event (PACKETS_LOW)."""
     g = ivec(S, T_G)
     pkt = itab(S, T_PKT)
     k = g[G_PKT_FREE]
-    if k < 0:
-        g[G_STATUS] = PACKET_POOL_FULL
-        return -1
+    if k >= g[G_PKT_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
+        if k == pkt.shape[0]:
+            g[G_STATUS] = PACKET_POOL_FULL
+            return -1
+        g[G_STATUS] |= PACKETS_LOW
     g[G_PKT_FREE] = pkt[k, K_NEXT_FREE]
     pkt[k, K_VC] = vc
     pkt[k, K_SERIAL] = g[G_PKT_SERIAL]
@@ -66,15 +71,18 @@ def channel_push(S, ch, time, vc, hop, k, idx):
 
     Channels are FIFO and their entries arrive in time order, so only a channel's head
     needs a place in the event heap. A channel with cell delay variation (``CH_CDV_NS``,
-    from :attr:`atmtcp.model.Link.cdv_s`) adds a seeded random delay to each entry.
+    from :attr:`atmtcp.model.Link.cdv_s`) adds a seeded random delay to each entry. A record
+    of the pool's reserve (``G_CELL_RESERVE``): stop after this event (CELLS_LOW).
     """
     cell = itab(S, T_CELL)
     chan = itab(S, T_CHAN)
     g = ivec(S, T_G)
     e = g[G_CELL_FREE]
-    if e < 0:
-        g[G_STATUS] = CELL_POOL_FULL
-        return
+    if e >= g[G_CELL_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
+        if e == cell.shape[0]:
+            g[G_STATUS] = CELL_POOL_FULL
+            return
+        g[G_STATUS] |= CELLS_LOW
     g[G_CELL_FREE] = cell[e, E_NEXT]
     cdv = chan[ch, CH_CDV_NS]
     if cdv > 0:

@@ -65,7 +65,10 @@ def schedule_start(S):
 
 @jit
 def run_until_end(owned):
-    """Run the simulation in ``owned`` up to ``g[G_END]`` ns. Returns the status code."""
+    """Run the simulation in ``owned`` up to ``g[G_END]`` ns, or until a growable resource runs
+    low: then it returns a ``*_LOW`` status with the next event still in the heap, and a call
+    after Python grew the resource (status reset to OK) continues where it stopped. Returns the
+    status code (OK at the end)."""
     S = unmanaged_state(owned)
     cell = itab(S, T_CELL)
     g = ivec(S, T_G)
@@ -98,6 +101,8 @@ def run_until_end(owned):
         else:
             heap_pop(S)
             dispatch(S, kind, ident, t)
+    if g[G_STATUS] != OK:
+        return g[G_STATUS]  # stopped between two events (*_LOW) or failed: the ports stay as they are
     g[G_NOW] = end
     for p in range(port.shape[0]):
         if port[p, P_HELD] == 0:

@@ -7,7 +7,7 @@ entry per cell (cells wait in their channel's FIFO).
 """
 from .state import ivec, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME
 from .jit import jit_inline
-from .layout import G_HEAP_LEN, G_SEQ, G_STATUS, HEAP_FULL
+from .layout import G_HEAP_LEN, G_HEAP_LOW_AT, G_SEQ, G_STATUS, HEAP_FULL, HEAP_LOW
 
 
 @jit_inline
@@ -73,9 +73,11 @@ def heap_push(S, time, seq, kind, ident):
     g = ivec(S, T_G)
     h_time = ivec(S, T_H_TIME)
     n = g[G_HEAP_LEN]
-    if n >= h_time.shape[0]:
-        g[G_STATUS] = HEAP_FULL
-        return
+    if n >= g[G_HEAP_LOW_AT]:  # one comparison on the common path, as before the margin
+        if n >= h_time.shape[0]:
+            g[G_STATUS] = HEAP_FULL
+            return
+        g[G_STATUS] |= HEAP_LOW  # stop after this event (see layout's status codes)
     g[G_HEAP_LEN] = n + 1
     _sift_up(h_time, ivec(S, T_H_SEQ), ivec(S, T_H_KIND), ivec(S, T_H_ID), n, time, seq, kind, ident)
 

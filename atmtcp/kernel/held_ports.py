@@ -29,8 +29,8 @@ from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, DROP_OVERFLOW, EV_PORT, G_STATUS, G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
-    P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_SLOTTED, PE_CELL,
-    PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, RING_FULL,
+    P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
+    P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
 )
 from .rng import random_below
 from .state import itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_VC, T_RING_CELL, T_RING_PV, T_VC_PV
@@ -66,17 +66,20 @@ def schedule_port_event(S, p, at):
 
 @jit_inline
 def enqueue(S, p, v, hop, k, idx):
-    """Append a cell at the tail of port ``p``; False (status set) if the ring is full."""
+    """Append a cell at the tail of port ``p``; False (status set) if the ring is full. An
+    infinite buffer's ring that reaches ``P_RING_LOW_AT`` stops the run after this event."""
     g = ivec(S, T_G)
     port = itab(S, T_PORT)
     pv_count = ivec(S, T_PV_COUNT)
     ring_cell = ivec(S, T_RING_CELL)
     pv = itab(S, T_VC_PV)[v, hop]
     n = port[p, P_RING_LEN]
-    if n == port[p, P_RING_CAP]:
-        g[G_STATUS] = RING_FULL
-        g[G_STATUS_ARG] = p
-        return False
+    if n >= port[p, P_RING_LOW_AT]:
+        if n == port[p, P_RING_CAP]:
+            g[G_STATUS] = RING_FULL
+            g[G_STATUS_ARG] = p
+            return False
+        g[G_STATUS] |= RING_LOW
     slot = ring_slot(S, p, n)
     ivec(S, T_RING_PV)[slot] = pv
     ring_cell[slot] = pack_cell(k, hop, idx)
@@ -161,10 +164,12 @@ def admit_held(S, p, v, hop, k, idx, t):
     port = itab(S, T_PORT)
     if port[p, P_SLOTTED] != 0:
         n = port[p, P_PEND_LEN]
-        if n == port[p, P_PEND_CAP]:
-            g[G_STATUS] = PEND_FULL
-            g[G_STATUS_ARG] = p
-            return
+        if n >= port[p, P_PEND_LOW_AT]:
+            if n == port[p, P_PEND_CAP]:
+                g[G_STATUS] = PEND_FULL
+                g[G_STATUS_ARG] = p
+                return
+            g[G_STATUS] |= PEND_LOW
         cell_ns = port[p, P_CELL_NS]
         slot_end = (t // cell_ns + 1) * cell_ns
         row = port[p, P_PEND_BASE] + n

@@ -60,10 +60,11 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
     P_CELLS_IN, P_CELLS_OUT, P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC,
     P_TRACE,
     P_SLOTTED, P_FAN_IN, P_EVENT_AT, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
+    P_RING_LOW_AT, P_PEND_LOW_AT,
     P_CAPTURE_EOM, P_IP_NS, P_IP_FREE,
     P_THRESHOLD2, P_DROPLIST_MAX, P_DROPLIST_LEN, P_DROPLIST_EPOCH, P_DROP_TIMER_NS, P_DROP_TIMER_AT,
     P_NFIELDS,
-) = range(37)
+) = range(39)
 # P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of
 # the lazy FIFO drain; needed by slotted ports and by randomized tail drop (P_FAN_IN > 0),
 # which remove or reorder cells after their arrival. P_EVENT_AT: time of the port's pending
@@ -74,6 +75,8 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
 # P_THRESHOLD2 buffer threshold 2, P_DROPLIST_MAX the drop-list threshold, P_DROPLIST_LEN the VCs
 # on the list; a VC is on it when its pv_state is PV_LISTED + P_DROPLIST_EPOCH, so that the drop
 # timer's expiry (at P_DROP_TIMER_AT, -1 when inactive) releases every VC by raising the epoch.
+# P_RING_LOW_AT, P_PEND_LOW_AT: the length at which a push makes the run stop after its event
+# (RING_LOW, PEND_LOW) so that Python grows the list; the capacity itself for a finite buffer.
 DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)
 DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
 
@@ -125,13 +128,28 @@ PE_VC, PE_CELL, PE_SLOT_END, PE_NFIELDS = range(4)
     G_SAMPLE_NS, G_NSAMPLES, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_LEN, G_TRACE_TRUNCATED, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED,
     G_RNG,
+    G_CELL_RESERVE, G_PKT_RESERVE, G_HEAP_LOW_AT,
     G_NFIELDS,
-) = range(20)
+) = range(23)
+# G_CELL_RESERVE, G_PKT_RESERVE: first record of a pool's reserve, its last records (as many as
+# one event can take), which its free list hands out last, ended by the pool's size instead of
+# -1: taking a reserve record, like a heap push at length G_HEAP_LOW_AT, sets a *_LOW bit of
+# G_STATUS. The event completes and the main loop stops before the next one (see
+# atmtcp.simulate.run_kernel). One comparison per allocation, as before: no count of free
+# records to keep.
 
 # --- kernel status codes -------------------------------------------------------------------------------
 OK, CELL_POOL_FULL, PACKET_POOL_FULL, RING_FULL, HEAP_FULL, PEND_FULL = range(6)
 STATUS_NAMES = ("ok", "cell pool full", "packet pool full", "port ring full", "event heap full",
                 "slot arrival buffer full")
+FULL_MASK = 0xFF
+CELLS_LOW, PACKETS_LOW, RING_LOW, HEAP_LOW, PEND_LOW = (1 << b for b in range(8, 13))
+LOW_NAMES = {CELLS_LOW: "cell pool low", PACKETS_LOW: "packet pool low", RING_LOW: "port ring low",
+             HEAP_LOW: "event heap low", PEND_LOW: "slot arrival buffer low"}
+# A *_FULL code (the low byte of G_STATUS) stops the run inside an event: a resource filled, which
+# the margins should make impossible. A *_LOW bit, OR-ed into G_STATUS by one instruction on the
+# rare path of an allocation, stops it between two events, with less than one event's margin of
+# that resource left; several bits may be set. A FULL code overwrites them (the run is lost).
 
 # --- TCP trace record kinds ------------------------------------------------------------------------------
 TR_CWND, TR_SSTHRESH, TR_SEQ_SENT, TR_ACK_RCVD, TR_TIMEOUT, TR_FAST_RETRANSMIT = range(6)

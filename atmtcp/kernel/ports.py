@@ -29,7 +29,7 @@ from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, G_STATUS, G_STATUS_ARG, K_NCELLS, P_ACTIVE_VCS, P_BUSY_UNTIL, P_CELL_NS,
     P_CELLS_OUT, P_HELD, P_IP_FREE, P_IP_NS, P_MAX_QUEUE, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD,
-    P_RING_LEN, P_TRACE, RING_FULL, V_CELLS_SENT,
+    P_RING_LEN, P_RING_LOW_AT, P_TRACE, RING_FULL, RING_LOW, V_CELLS_SENT,
 )
 from .state import (
     itab, ivec, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC, T_VC_PORT, T_VC_PV,
@@ -112,13 +112,16 @@ def ring_tail(S, p):
 @jit_inline
 def ring_push(S, p, pv, t):
     """Append a cell of (port, VC) slot ``pv`` to the ring of lazy port ``p`` and count it
-    into its VC's share; False if the ring is full."""
+    into its VC's share; False if the ring is full. An infinite buffer's ring that reaches
+    ``P_RING_LOW_AT`` stops the run after this event (RING_LOW)."""
     port = itab(S, T_PORT)
     pv_count = ivec(S, T_PV_COUNT)
     n = port[p, P_RING_LEN]
     cap = port[p, P_RING_CAP]
-    if n == cap:
-        return False
+    if n >= port[p, P_RING_LOW_AT]:
+        if n == cap:
+            return False
+        ivec(S, T_G)[G_STATUS] |= RING_LOW
     slot = port[p, P_RING_HEAD] + n
     if slot >= cap:
         slot -= cap

@@ -59,6 +59,10 @@ SimState = namedtuple("SimState", [name for name, _, _ in TABLES])
 Zeros = namedtuple("Zeros", ["shape"])
 """A table that starts as zeros: :func:`pack` makes it in the arena without a copy, so a
 large pool costs its size once (not twice while it is packed)."""
+Extended = namedtuple("Extended", ["shape", "head"])
+"""A table whose first rows are the array ``head`` and the rest zeros: :func:`pack` copies
+``head`` into the arena, so that a pool grown in a paused run (:mod:`atmtcp.grow`) is not
+built once more outside it."""
 KernelState = namedtuple("KernelState", ["I", "F", "B", "lay"])
 
 
@@ -76,8 +80,8 @@ LAY_OFFSET, LAY_ROWS, LAY_COLS = range(3)
 
 
 def pack(state: SimState) -> tuple[KernelState, SimState]:
-    """Copy the tables of ``state`` (arrays, or :data:`Zeros` placeholders) into arenas;
-    return them and named views of them."""
+    """Copy the tables of ``state`` (arrays, or :data:`Zeros` and :data:`Extended`
+    placeholders) into arenas; return them and named views of them."""
     arenas = {}
     lay = np.zeros((len(TABLES), 3), np.int64)
     shapes = [tuple(getattr(state, name).shape) for name, _, _ in TABLES]
@@ -88,7 +92,9 @@ def pack(state: SimState) -> tuple[KernelState, SimState]:
         for i in members:
             table, size = getattr(state, TABLES[i][0]), int(np.prod(shapes[i]))
             lay[i] = (offset, shapes[i][0], shapes[i][1] if len(shapes[i]) == 2 else 1)
-            if not isinstance(table, Zeros):
+            if isinstance(table, Extended):
+                arena[offset:offset + table.head.size] = table.head.ravel()
+            elif not isinstance(table, Zeros):
                 arena[offset:offset + size] = table.ravel()
             offset += size
         arenas[dtype] = arena
