@@ -164,7 +164,10 @@ def port_decision(S, p, v, pv, k, idx, t):
     state: such a call, even on a rare branch, slowed the whole inlined cell path by 15 %."""
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
+    portf = ftab(S, T_PORTF)
+    pv_count = ivec(S, T_PV_COUNT)
     pv_state = ivec(S, T_PV_STATE)
+    vc = itab(S, T_VC)
     port[p, P_CELLS_IN] += 1
     x = port[p, P_QUEUE]
     eom = idx == pkt[k, K_NCELLS] - 1
@@ -174,7 +177,7 @@ def port_decision(S, p, v, pv, k, idx, t):
         old = pv_state[pv]
         decision, state = cell_decision(
             port[p, P_POLICY], port[p, P_KEEP_EOM], port[p, P_CAPTURE_EOM], old, x,
-            port[p, P_CAPACITY], port[p, P_THRESHOLD], ftab(S, T_PORTF)[p, PF_Z], ivec(S, T_PV_COUNT)[pv],
+            port[p, P_CAPACITY], port[p, P_THRESHOLD], portf[p, PF_Z], pv_count[pv],
             port[p, P_ACTIVE_VCS], idx == 0, eom,
         )
         pv_state[pv] = state
@@ -184,7 +187,7 @@ def port_decision(S, p, v, pv, k, idx, t):
         # every arrival at a full buffer is refused here (randomized tail drop may still let
         # it in by dropping another cell), so counting on this branch keeps the path of an
         # admitted cell free of the count
-        itab(S, T_VC)[v, V_FULL_ARRIVALS] += 1
+        vc[v, V_FULL_ARRIVALS] += 1
     return decision
 
 
