@@ -18,16 +18,23 @@ def test_notebook_is_stored_without_outputs(path):
     assert nb["metadata"]["kernelspec"]["name"] == "python3"
 
 
-@pytest.mark.slow
-def test_goyal1998_notebook_runs_in_quick_mode(tmp_path):
-    """The goyal1998 notebook runs its quick mode and writes figures, tables, claims and the comparison."""
+def run_in_quick_mode(notebook: str, tmp_path: Path) -> Path:
+    """Execute ``notebooks/<notebook>.ipynb`` with papermill in quick mode into ``tmp_path``;
+    returns its figures folder."""
     papermill = pytest.importorskip("papermill")
     results, figures = tmp_path / "results", tmp_path / "figures"
     papermill.execute_notebook(
-        str(ROOT / "notebooks" / "goyal1998.ipynb"), str(tmp_path / "out.ipynb"),
+        str(ROOT / "notebooks" / f"{notebook}.ipynb"), str(tmp_path / "out.ipynb"),
         parameters={"results_dir": str(results), "figures_dir": str(figures), "quick": True},
         cwd=str(ROOT / "notebooks"), kernel_name="python3", progress_bar=False,
     )
+    return figures
+
+
+@pytest.mark.slow
+def test_goyal1998_notebook_runs_in_quick_mode(tmp_path):
+    """The goyal1998 notebook runs its quick mode and writes figures, tables, claims and the comparison."""
+    figures = run_in_quick_mode("goyal1998", tmp_path)
     paper = figures / "goyal1998"
     for name in ("claims.md", "comparison.csv", "goyal1998.table1.md", "goyal1998.fig5.png",
                  "goyal1998.sack_bound.png", "goyal1998.fba_factorial.png", "goyal1998.ubr_sensitivity.png",
@@ -59,13 +66,7 @@ def test_quickstart_notebook_runs_in_under_a_minute(tmp_path):
 @pytest.mark.slow
 def test_cheon_notebook_runs_in_quick_mode(tmp_path):
     """The cheon notebook runs its quick mode and writes every cheon target, the claims and the comparison."""
-    papermill = pytest.importorskip("papermill")
-    results, figures = tmp_path / "results", tmp_path / "figures"
-    papermill.execute_notebook(
-        str(ROOT / "notebooks" / "cheon.ipynb"), str(tmp_path / "out.ipynb"),
-        parameters={"results_dir": str(results), "figures_dir": str(figures), "quick": True},
-        cwd=str(ROOT / "notebooks"), kernel_name="python3", progress_bar=False,
-    )
+    figures = run_in_quick_mode("cheon", tmp_path)
     paper = figures / "cheon"
     names = [f"cheon.table{n}.{ext}" for n in range(1, 6) for ext in ("md", "csv", "png")]
     names += [f"cheon.fig{n}.png" for n in range(2, 13)]
