@@ -109,3 +109,33 @@ def test_table_run_quick_end_to_end():
     assert 0 < total <= scenario.max_effective_throughput("symmetric", 500)
     assert (ds.effective_throughput > 0).all()
     assert 0 < float(ds.fairness) <= 1
+
+
+def test_flow_chart_is_the_decision_function():
+    """cheon Fig. 12 is drawn from espd_decision: every leaf of the enumerated tree is the function's
+    outcome for every input that reaches it, and the first question is the pseudocode's."""
+    import itertools
+
+    import matplotlib
+    matplotlib.use("Agg")
+    from atmtcp.papers.cheon import figures
+
+    tree = figures.espd_decision_tree()
+    assert tree[2] == "VC in the drop-list?"
+    leaves = []
+
+    def walk(node, allowed):
+        if node[0] == "leaf":
+            leaves.append((allowed, node[1]))
+            return
+        for _label, answers, sub in node[3]:
+            walk(sub, {**allowed, node[1]: answers})
+
+    walk(tree, {})
+    assert len(leaves) >= 8
+    for allowed, outcome in leaves:
+        names = [name for name, _, _ in figures.QUESTIONS]
+        pools = [allowed.get(name, answers) for name, _, answers in figures.QUESTIONS]
+        for combo in itertools.product(*pools):
+            assert figures.espd_outcome(dict(zip(names, combo))) == outcome
+    assert figures.flowchart_figure(tree) is not None

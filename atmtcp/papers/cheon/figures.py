@@ -158,7 +158,8 @@ def espd_decision_tree(fixed: dict | None = None, remaining=None):
     """The decision tree of ESPD, found by enumerating every combination of answers to
     :data:`QUESTIONS` through :func:`espd_outcome`: at each node, the first question whose
     answers lead to different outcomes is asked; a node whose completions all give one
-    outcome is a leaf. Returns ``("leaf", outcome)`` or ``("ask", question, [(answer, subtree)])``."""
+    outcome is a leaf. Returns ``("leaf", outcome)`` or ``("ask", name, question, [(label, answers,
+    subtree)])``, where ``answers`` are the answers to question ``name`` that lead to ``subtree``."""
     fixed = fixed or {}
     remaining = list(QUESTIONS if remaining is None else remaining)
     outcomes = _outcomes(fixed, remaining)
@@ -170,7 +171,7 @@ def espd_decision_tree(fixed: dict | None = None, remaining=None):
         if len({tuple(b) for b in branches}) > 1 or any(len(set(b)) > 1 for b in branches):
             if len({tuple(sorted(set(b))) for b in branches}) == 1 and all(len(set(b)) > 1 for b in branches):
                 continue  # this question changes nothing on its own: ask another first
-            return ("ask", text, _merge_same([(a, espd_decision_tree({**fixed, name: a}, rest)) for a in answers]))
+            return ("ask", name, text, _merge_same([(a, espd_decision_tree({**fixed, name: a}, rest)) for a in answers]))
     raise AssertionError("no question separates the outcomes")
 
 
@@ -185,11 +186,11 @@ def _merge_same(branches):
     range ("X < T2" and "T2 <= X <= T1" give "X <= T1")."""
     merged = []
     for answer, sub in branches:
-        if merged and merged[-1][2] == sub:
-            merged[-1] = (merged[-1][0], answer, sub)
+        if merged and merged[-1][1] == sub:
+            merged[-1][0].append(answer)
         else:
-            merged.append((answer, answer, sub))
-    return [(_range_label(first, last), sub) for first, last, sub in merged]
+            merged.append(([answer], sub))
+    return [(_range_label(answers[0], answers[-1]), answers, sub) for answers, sub in merged]
 
 
 def _range_label(first, last):
@@ -241,12 +242,12 @@ def _layout(tree, depth, next_x, nodes, edges, parent):
         return x
     xs = []
     children = []
-    for answer, sub in tree[2]:
+    for label, _answers, sub in tree[3]:
         cx = _layout(sub, depth + 1, next_x, nodes, edges, None)
         xs.append(cx)
-        children.append((cx, answer))
+        children.append((cx, label))
     x = float(np.mean(xs))
-    nodes.append((x, -depth, tree[1], False))
+    nodes.append((x, -depth, tree[2], False))
     for cx, answer in children:
         label = {True: "yes", False: "no"}.get(answer, answer)
         edges.append(((x, -depth), (cx, -depth - 1), label))
