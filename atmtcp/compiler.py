@@ -130,7 +130,7 @@ class PortSpec:
     @property
     def held(self) -> bool:
         """The port holds its cells (:mod:`atmtcp.kernel.held_ports`)."""
-        return self.config.slotted or self.config.randomized_tail
+        return self.config.slotted or self.config.randomized_tail or self.config.drop_from_front != "none"
 
 
 @dataclass
@@ -378,6 +378,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         portf[i, L.PF_Z] = policy.z
         port[i, L.P_HELD] = int(spec.held)
         port[i, L.P_SLOTTED] = int(spec.config.slotted)
+        port[i, L.P_FRONT] = m.FRONT_DROPS.index(spec.config.drop_from_front)
         if spec.config.randomized_tail:
             port[i, L.P_FAN_IN] = spec.config.fan_in or fan_in[name]
         port[i, L.P_EVENT_AT] = -1
@@ -522,7 +523,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         vc=vc, vc_port=vc_port, vc_chan=vc_chan, vc_delay=vc_delay,
         port=port, portf=portf,
         vc_pv=vc_pv, pv_vc=np.array(pv_vc, np.int64),
-        pv_count=Zeros((len(pv_vc),)), pv_state=Zeros((len(pv_vc),)),
+        pv_count=Zeros((len(pv_vc),)), pv_state=Zeros((len(pv_vc),)), pv_front=Zeros((len(pv_vc),)),
         ring_pv=Zeros((int(sum(ring_cap)),)), ring_t=Zeros((int(sum(ring_cap)),)),
         ring_cell=Zeros((int(sum(ring_cap)) if port[:, L.P_HELD].any() else 0,)),
         pend=Zeros((pend_rows, L.PE_NFIELDS)),

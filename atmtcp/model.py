@@ -19,6 +19,8 @@ frame carry cells; the rest is section, line and path overhead)."""
 POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd")
 THRESHOLD_POLICIES = ("epd", "selective_drop", "fba", "espd")
 """Policies with a buffer threshold R (whose default is derived from the buffer size)."""
+FRONT_DROPS = ("none", "cell", "frame")
+"""PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none."""
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
 
@@ -172,7 +174,17 @@ class PortConfig:
     slotted manner"). Off, a cell arriving at the instant another departs takes the freed
     place before any other arrival of that cell time competes for it.
 
-    Both are off by default and draw from the run's seeded random stream
+    ``drop_from_front`` (lakshman 3, with plain tail drop): a cell arriving at a full buffer
+    enters and the cell at the front is dropped ("In drop from front, when a cell arrives at a
+    full buffer, the cell closest to being transmitted is dropped, thus creating space for the
+    arriving cell"). ``"cell"`` is Pure Cell Drop at the Front; ``"frame"`` is Partial Frame
+    Drop at the Front: "whenever ... the cell at the front of the buffer is dropped, a bit is
+    set and all remaining cells of the frame are dropped as they reach the front of the
+    buffer", so that "the cell picked for transmission ... is always a cell that does not
+    belong to a dropped frame". The front is the cell to be transmitted next: at a slotted
+    port the head of the buffer at the slot end, else the cell behind the one in transmission.
+
+    The options are off by default; the random ones draw from the run's seeded random stream
     (:attr:`Run.seed`); see :mod:`atmtcp.kernel.held_ports`.
     """
 
@@ -181,12 +193,22 @@ class PortConfig:
     randomized_tail: bool = False
     fan_in: int | None = None
     slotted: bool = False
+    drop_from_front: str = "none"
 
     def __post_init__(self):
         _check(isinstance(self.policy, DropPolicy), "PortConfig", "policy", self.policy,
                "a DropPolicy (e.g. DropPolicy('epd'))")
         _boolean("PortConfig", "randomized_tail", self.randomized_tail)
         _boolean("PortConfig", "slotted", self.slotted)
+        _check(self.drop_from_front in FRONT_DROPS, "PortConfig", "drop_from_front", self.drop_from_front,
+               f"one of {FRONT_DROPS}")
+        if self.drop_from_front != "none":
+            _check(self.policy.kind == "tail", "PortConfig", "drop_from_front", self.drop_from_front,
+                   f"'none' with the {self.policy.kind!r} policy (lakshman 3 drops from the front of a plain FIFO)")
+            _check(not self.randomized_tail, "PortConfig", "drop_from_front", self.drop_from_front,
+                   "'none' with randomized_tail (a full buffer drops either at the front or at the tail)")
+            _check(self.buffer_cells is not None, "PortConfig", "drop_from_front", self.drop_from_front,
+                   "'none' with an infinite buffer (nothing is ever dropped)")
         if self.fan_in is not None:
             _positive("PortConfig", "fan_in", self.fan_in, integer=True)
             _check(self.randomized_tail, "PortConfig", "fan_in", self.fan_in,

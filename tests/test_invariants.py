@@ -20,6 +20,8 @@ ALLOWED_DROPS = {
     "selective_drop": {"overflow", "per_vc", "partial_packet"},
     "fba": {"overflow", "per_vc", "partial_packet"},
     "espd": {"overflow", "threshold", "partial_packet"},  # cheon 3.3
+    "front_cell": {"overflow"},                           # lakshman 3: the front cell at a full buffer
+    "front_frame": {"overflow", "partial_packet"},        # ... and the rest of its frame at the head
 }
 
 # Goodput can exceed capacity_bps only by the cell-time rounding. capacity_bps is

@@ -12,6 +12,13 @@ port this path instead (``P_HELD``):
   few (we used the fan-in factor ...) cells in the end of the buffer (this is only used to
   create buffer space, FIFO ordering is not violated)". The cell in transmission is never
   one of them.
+- **Drop from front** (``P_FRONT``), lakshman section 3: a cell arriving at a full buffer
+  enters, and the cell at the front is dropped (:func:`drop_front`). The front is the cell
+  to be transmitted next: the head at a slotted port's slot end, else the cell behind the
+  one in transmission. With ``FRONT_FRAME`` (Partial Frame Drop at the Front) the rest of
+  that frame is dropped as it reaches the head of the buffer, before its transmission
+  starts (:func:`skip_damaged_frames`), so that "the cell picked for transmission ... is
+  always a cell that does not belong to a dropped frame".
 - **Slotted service** (``P_SLOTTED``): time at the port runs in slots of one cell time,
   aligned to t = 0. A cell arriving during a slot waits for the slot's end; at each slot
   end the port first completes the transmission of the cell in service (if any), then
@@ -27,13 +34,15 @@ from .cells import drop_cell, forward_cell, port_decision
 from .heap import heap_push, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, DROP_OVERFLOW, EV_PORT, G_STATUS, G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS,
+    ACCEPT, DROP_OVERFLOW, DROP_PARTIAL, EV_PORT, FRONT_FRAME, K_NCELLS, P_FRONT, G_STATUS, G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
     P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
 )
 from .rng import random_below
-from .state import itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_VC, T_RING_CELL, T_RING_PV, T_VC_PV
+from .state import (
+    itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_VC, T_RING_CELL, T_RING_PV, T_VC_PV,
+)
 
 
 @jit_inline
@@ -142,17 +151,86 @@ def randomized_tail(S, p, t):
     return True
 
 
+@jit
+def remove_near_head(S, p, position, reason, t):
+    """Drop the held cell at ``position`` 0 or 1 of port ``p`` in O(1): the head moves into the
+    place of the cell behind it when that one goes."""
+    ring_cell = ivec(S, T_RING_CELL)
+    ring_pv = ivec(S, T_RING_PV)
+    port = itab(S, T_PORT)
+    slot = ring_slot(S, p, position)
+    pv = ring_pv[slot]
+    k, _, _ = unpack_cell(ring_cell[slot])
+    if position == 1:
+        head = ring_slot(S, p, 0)
+        ring_pv[slot] = ring_pv[head]
+        ring_cell[slot] = ring_cell[head]
+    head = port[p, P_RING_HEAD] + 1
+    port[p, P_RING_HEAD] = 0 if head == port[p, P_RING_CAP] else head
+    unlink(S, p, pv)
+    drop_cell(S, p, ivec(S, T_PV_VC)[pv], k, reason, t)
+
+
+@jit
+def skip_damaged_frames(S, p, position, t):
+    """Frame-Front: drop the cells at ``position`` that belong to a frame dropped at the front,
+    until a cell of an undamaged frame is there (lakshman 3: "Cells from damaged frames at the
+    front of their buffer are dropped till a cell from an undamaged frame is found")."""
+    pkt = itab(S, T_PKT)
+    port = itab(S, T_PORT)
+    pv_front = ivec(S, T_PV_FRONT)
+    while port[p, P_RING_LEN] > position:
+        slot = ring_slot(S, p, position)
+        pv = ivec(S, T_RING_PV)[slot]
+        k, _, idx = unpack_cell(ivec(S, T_RING_CELL)[slot])
+        if pv_front[pv] != k + 1:
+            return
+        if idx == pkt[k, K_NCELLS] - 1:
+            pv_front[pv] = 0
+        remove_near_head(S, p, position, DROP_PARTIAL, t)
+
+
+@jit
+def drop_front(S, p, t):
+    """lakshman 3: the buffer is full; drop the cell at the front to make room for the arriving
+    one. Frame-Front marks that cell's frame, unless the cell was its last. False if only the
+    cell in transmission is held (then the arriving cell is dropped)."""
+    pkt = itab(S, T_PKT)
+    port = itab(S, T_PORT)
+    position = 0 if port[p, P_SLOTTED] != 0 else 1
+    if port[p, P_RING_LEN] <= position:
+        return False
+    slot = ring_slot(S, p, position)
+    k, _, idx = unpack_cell(ivec(S, T_RING_CELL)[slot])
+    frame = port[p, P_FRONT] == FRONT_FRAME
+    if frame and idx != pkt[k, K_NCELLS] - 1:
+        ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = k + 1
+    remove_near_head(S, p, position, DROP_OVERFLOW, t)
+    if frame:
+        skip_damaged_frames(S, p, position, t)
+    return True
+
+
 @jit_inline
 def accept_held(S, p, v, hop, k, idx, t):
     """Decide a cell at held port ``p`` now and hold it if admitted; False if it was not."""
     port = itab(S, T_PORT)
     decision = port_decision(S, p, v, itab(S, T_VC_PV)[v, hop], k, idx, t)
-    if decision == DROP_OVERFLOW and port[p, P_FAN_IN] > 0 and randomized_tail(S, p, t):
-        decision = ACCEPT
+    if decision == DROP_OVERFLOW:
+        if port[p, P_FAN_IN] > 0 and randomized_tail(S, p, t):
+            decision = ACCEPT
+        elif port[p, P_FRONT] != 0 and drop_front(S, p, t):
+            decision = ACCEPT
     if decision != ACCEPT:
         drop_cell(S, p, v, k, decision, t)
         return False
-    return enqueue(S, p, v, hop, k, idx)
+    was_empty = port[p, P_RING_LEN] == 0
+    if not enqueue(S, p, v, hop, k, idx):
+        return False
+    if was_empty and port[p, P_FRONT] == FRONT_FRAME:
+        skip_damaged_frames(S, p, 0, t)  # the cell would start its transmission now
+        return port[p, P_RING_LEN] > 0
+    return True
 
 
 @jit_inline
@@ -198,6 +276,8 @@ def send_head(S, p, t):
     unlink(S, p, pv)
     port[p, P_CELLS_OUT] += 1
     forward_cell(S, v, hop, k, idx, t)
+    if port[p, P_FRONT] == FRONT_FRAME:
+        skip_damaged_frames(S, p, 0, t)  # the next cell starts its transmission now
 
 
 @jit_inline

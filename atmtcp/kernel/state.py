@@ -35,6 +35,7 @@ TABLES = (
     ("pv_vc", np.int64, "int64[n_pv]: the VC of each (port, VC) slot"),
     ("pv_count", np.int64, "int64[n_pv]: cells of the VC in the port's buffer, per (port, VC) slot"),
     ("pv_state", np.int64, "int64[n_pv]: packet discard state of the VC at the port, per slot"),
+    ("pv_front", np.int64, "int64[n_pv]: 1 + the packet whose cells Frame-Front drops at the front, 0 if none"),
     ("ring_pv", np.int64, "int64[sum of ring capacities]: (port, VC) slot of each queued cell, per port"),
     ("ring_t", np.int64, "int64[...]: departure-completion time of each queued cell (lazy FIFO ports)"),
     ("ring_cell", np.int64, "int64[...]: packet, hop and cell index of each held cell (P_HELD ports)"),
