@@ -13,6 +13,7 @@ the same cell time (see :func:`_foldable`), with its delay rounded up to its slo
 from __future__ import annotations
 
 import copy
+import math
 import os
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ than is ever in flight; the pool grows when it runs low (:class:`Growth`). goyal
 goyal1997's runs stay below it."""
 PACKETS_IN_POOL = 1 << 18
 """At most this many packets in the initial packet pool (which also grows when it runs low)."""
-RINGLESS_POLICIES = ("tail", "ppd", "epd", "espd")
+RINGLESS_POLICIES = ("tail", "ppd", "epd", "espd", "red")
 """Policies that read only the buffer occupancy: their lazy ports keep no per-cell ring
 (:mod:`atmtcp.kernel.ports`)."""
 
@@ -376,6 +377,9 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         port[i, L.P_RING_CAP] = ring_cap[i]
         port[i, L.P_TRACE] = traced.index(name) + 1 if name in traced else 0
         portf[i, L.PF_Z] = policy.z
+        portf[i, L.PF_RED_LOG_ONE] = math.log(policy.red_one)
+        portf[i, L.PF_RED_SLOPE] = (math.log(policy.red_full) - math.log(policy.red_one)) / max(1, (k or 1) - 1)
+        port[i, L.P_RED_FRAME] = int(policy.red_frames)
         port[i, L.P_HELD] = int(spec.held)
         port[i, L.P_SLOTTED] = int(spec.config.slotted)
         port[i, L.P_FRONT] = m.FRONT_DROPS.index(spec.config.drop_from_front)

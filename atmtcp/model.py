@@ -16,7 +16,7 @@ SONET_PAYLOAD_FRACTION = 26 / 27
 """STS-3c payload / line rate: 149.76 of 155.52 Mbit/s (260 of 270 columns of the SONET
 frame carry cells; the rest is section, line and path overhead)."""
 
-POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd")
+POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd", "red")
 THRESHOLD_POLICIES = ("epd", "selective_drop", "fba", "espd")
 """Policies with a buffer threshold R (whose default is derived from the buffer size)."""
 FRONT_DROPS = ("none", "cell", "frame")
@@ -87,6 +87,11 @@ class DropPolicy:
     written (see :func:`atmtcp.kernel.policies.cell_decision`); off, a dropped EOM ends
     the packet and leaves the VC free.
 
+    RED as lakshman 2.2 uses it (``kind="red"``): a drop probability for each buffer occupancy,
+    exponential from ``red_one`` (one cell) to ``red_full`` (the buffer full), tested on every
+    arriving cell, or with ``red_frames`` on a frame's first cell, dropping whole frames (see
+    :func:`atmtcp.kernel.policies.red_decision`). Draws come from the run's seeded stream.
+
     ESPD (cheon 3.3) also has ``threshold2`` (buffer threshold 2, cells; ``None``: "half
     of buffer size"), ``droplist_max`` (the drop-list threshold, a number of VCs; ``None``:
     "20 % of total number of sessions", those whose data cross the port, at least 1) and
@@ -102,6 +107,9 @@ class DropPolicy:
     threshold2: int | None = None
     droplist_max: int | None = None
     drop_timer_s: float = 0.025
+    red_one: float = 1e-4
+    red_full: float = 1.0
+    red_frames: bool = False
 
     def __post_init__(self):
         _check(self.kind in POLICIES, "DropPolicy", "kind", self.kind, f"one of {POLICIES}")
@@ -116,6 +124,10 @@ class DropPolicy:
         if self.droplist_max is not None:
             _positive("DropPolicy", "droplist_max", self.droplist_max, integer=True)
         _positive("DropPolicy", "drop_timer_s", self.drop_timer_s, at_most=MAX_TIME_S)
+        _positive("DropPolicy", "red_one", self.red_one, at_most=1.0)
+        _check(self.red_one <= self.red_full <= 1.0, "DropPolicy", "red_full", self.red_full,
+               f"between red_one = {self.red_one:g} and 1 (RED's probability at a full buffer)")
+        _boolean("DropPolicy", "red_frames", self.red_frames)
         if self.kind != "espd":
             for name in ("threshold2", "droplist_max"):
                 _check(getattr(self, name) is None, "DropPolicy", name, getattr(self, name),
@@ -220,8 +232,8 @@ class PortConfig:
                    "False with an infinite buffer (nothing is ever dropped)")
         if self.buffer_cells is None:
             # goyal1998 4.2's FBA rule divides by K - R: it has no meaning without a buffer size
-            _check(self.policy.kind != "fba", "PortConfig", "policy", self.policy.kind,
-                   "not 'fba' with an infinite buffer (FBA's rule uses the buffer size K)")
+            _check(self.policy.kind not in ("fba", "red"), "PortConfig", "policy", self.policy.kind,
+                   f"not {self.policy.kind!r} with an infinite buffer (its rule uses the buffer size K)")
             if self.policy.kind in THRESHOLD_POLICIES:
                 _check(self.policy.threshold is not None, "DropPolicy", "threshold", None,
                        f"an explicit number of cells for {self.policy.kind!r} with an infinite buffer "

@@ -20,6 +20,8 @@ ALLOWED_DROPS = {
     "selective_drop": {"overflow", "per_vc", "partial_packet"},
     "fba": {"overflow", "per_vc", "partial_packet"},
     "espd": {"overflow", "threshold", "partial_packet"},  # cheon 3.3
+    "red": {"overflow", "threshold"},                     # lakshman 2.2, cell level (the default)
+    "red_frames": {"overflow", "threshold", "partial_packet"},
     "front_cell": {"overflow"},                           # lakshman 3: the front cell at a full buffer
     "front_frame": {"overflow", "partial_packet"},        # ... and the rest of its frame at the head
 }

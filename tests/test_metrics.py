@@ -47,7 +47,8 @@ def test_bottleneck_is_the_shared_port_not_a_slow_access_link():
 @pytest.mark.parametrize("policy", m.POLICIES)
 def test_every_policy_with_an_infinite_buffer(policy):
     """Tail drop and PPD run on an infinite buffer; EPD and Selective Drop need an explicit threshold
-    (their default is derived from the buffer size); FBA's rule needs the buffer size and is refused."""
+    (their default is derived from the buffer size); FBA's and RED's rules need the buffer size and
+    are refused."""
     if policy in ("tail", "ppd"):
         run = m.Run(n_source_network(2, 5e-6, m.PortConfig(None, m.DropPolicy(policy))),
                     (m.Connection("S1", "D1"), m.Connection("S2", "D2")), 0.2)
@@ -56,8 +57,8 @@ def test_every_policy_with_an_infinite_buffer(policy):
         return
     with pytest.raises(m.ModelError) as error:
         m.PortConfig(None, m.DropPolicy(policy))
-    assert error.value.field == ("PortConfig.policy" if policy == "fba" else "DropPolicy.threshold")
-    if policy != "fba":
+    assert error.value.field == ("PortConfig.policy" if policy in ("fba", "red") else "DropPolicy.threshold")
+    if policy not in ("fba", "red"):
         espd = {"threshold2": 2500} if policy == "espd" else {}  # "half of buffer size" needs a size too
         port = m.PortConfig(None, m.DropPolicy(policy, threshold=5000, **espd))
         run = m.Run(n_source_network(2, 5e-6, port), (m.Connection("S1", "D1"), m.Connection("S2", "D2")), 0.2)

@@ -63,9 +63,9 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
     P_RING_LOW_AT, P_PEND_LOW_AT,
     P_CAPTURE_EOM, P_IP_NS, P_IP_FREE,
     P_THRESHOLD2, P_DROPLIST_MAX, P_DROPLIST_LEN, P_DROPLIST_EPOCH, P_DROP_TIMER_NS, P_DROP_TIMER_AT,
-    P_FRONT,
+    P_FRONT, P_RED_FRAME,
     P_NFIELDS,
-) = range(40)
+) = range(41)
 # P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of
 # the lazy FIFO drain; needed by slotted ports and by randomized tail drop (P_FAN_IN > 0),
 # which remove or reorder cells after their arrival. P_EVENT_AT: time of the port's pending
@@ -77,17 +77,19 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
 # on the list; a VC is on it when its pv_state is PV_LISTED + P_DROPLIST_EPOCH, so that the drop
 # timer's expiry (at P_DROP_TIMER_AT, -1 when inactive) releases every VC by raising the epoch.
 # P_FRONT: drop from front at a full buffer (lakshman 3), FRONT_CELL or FRONT_FRAME, 0 if none.
+# P_RED_FRAME = 1: lakshman's RED tests a frame's first cell and drops whole frames; 0: every cell.
 # P_RING_LOW_AT, P_PEND_LOW_AT: the length at which a push makes the run stop after its event
 # (RING_LOW, PEND_LOW) so that Python grows the list; the capacity itself for a finite buffer.
 DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)
 DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
 
 # --- output port, float64 table ``portf`` ------------------------------------------------
-PF_Z, PF_NFIELDS = range(2)
+PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, PF_NFIELDS = range(4)
+# PF_RED_*: lakshman 2.2's exponential drop probability, log p(1 cell) and d log p / d cell
 
 # --- drop policies ---------------------------------------------------------------------------
-TAIL, PPD, EPD, SELECTIVE_DROP, FBA, ESPD = range(6)
-POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd")
+TAIL, PPD, EPD, SELECTIVE_DROP, FBA, ESPD, RED = range(7)
+POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd", "red")
 
 # --- drop from front (lakshman 3), ``P_FRONT`` ---------------------------------------------------
 NO_FRONT, FRONT_CELL, FRONT_FRAME = range(3)

@@ -17,6 +17,8 @@ Adding a policy that decides on a packet's first cell (RED at the frame level, .
 port's VCs, so it has its own decision function, :func:`espd_decision`, called by
 :func:`atmtcp.kernel.cells.espd_port_decision`, which keeps the list and the drop timer.
 """
+import math
+
 from .jit import jit
 from .layout import (
     ACCEPT, DROP_OVERFLOW, DROP_PARTIAL, DROP_PERVC, DROP_THRESHOLD, EPD, ESPD_CAPTURE, ESPD_RELEASE,
@@ -133,3 +135,38 @@ def espd_decision(listed, X, K, R1, R2, list_full, bom, eom):
     if bom and not list_full:
         return DROP_THRESHOLD, ESPD_CAPTURE
     return ACCEPT, ESPD_STAY
+
+
+@jit
+def red_probability(X, K, log_one, slope):
+    """lakshman 2.2: "we associate a drop probability with each buffer occupancy level", an
+    exponential function of the occupancy from RED_one (one cell) to RED_full (the buffer full):
+    ``exp(log_one + (X - 1) * slope)``; an empty buffer drops nothing (our choice)."""
+    if X <= 0:
+        return 0.0
+    return math.exp(log_one + (min(X, K) - 1) * slope)
+
+
+@jit
+def red_decision(state, X, K, u, probability, frames, bom, eom):
+    """lakshman 2.2's RED for one cell; ``u`` is a uniform draw, ``probability`` the drop
+    probability at occupancy ``X``. Returns ``(decision, new_state)`` as :func:`cell_decision`.
+
+    - Cell level (``frames`` false): "the test of whether to drop an item or not is performed
+      upon every cell arrival", with no form of frame drop.
+    - Frame level: "we perform the drop test only upon arrival of the first cell of a frame. If
+      the test causes this cell to be dropped then all subsequent cells of the frame are also
+      dropped. So RED applied at the frame level drops whole frames" (the EOM included).
+    - A full buffer drops the arriving cell; at the frame level the rest of its frame too
+      (partial frame drop: our choice, so that frame-level RED never sends a damaged frame's
+      remaining cells).
+    An early (random) drop is counted as ``DROP_THRESHOLD``.
+    """
+    if state == PV_DISCARD_ALL:
+        return DROP_PARTIAL, (PV_NORMAL if eom else PV_DISCARD_ALL)
+    rest = PV_DISCARD_ALL if frames and not eom else PV_NORMAL
+    if X >= K:
+        return DROP_OVERFLOW, rest
+    if (bom or not frames) and u < probability:
+        return DROP_THRESHOLD, rest
+    return ACCEPT, PV_NORMAL

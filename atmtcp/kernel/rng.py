@@ -35,6 +35,12 @@ def random_below(S, n):
     return np.int64(random_u64(S) % np.uint64(n))
 
 
+@jit_inline
+def random_unit(S):
+    """A uniform float in ``[0, 1)`` with 53 random bits (probabilities down to 1e-16 count)."""
+    return np.float64(random_u64(S) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 def splitmix64_reference(state: int, count: int) -> list[int]:
     """Pure-Python SplitMix64, for the tests: ``count`` outputs from ``state``."""
     mask = (1 << 64) - 1
