@@ -22,7 +22,7 @@ BAD_RUNS = [
     (["run", "--z", "-0.5"], "--z"),
     (["run", "--threshold", "-3"], "--threshold"),
     (["run", "--threshold", "5000", "--buffer", "1000", "--duration", "0.01"], "--threshold"),
-    (["run", "--policy", "red"], "--policy"),
+    (["run", "--policy", "wred"], "--policy"),
     (["run", "--tcp", "cubic"], "--tcp"),
     (["run", "--buffer", "inf", "--policy", "fba", "--duration", "0.01"], "--policy"),
     (["experiment", "unknown.id"], "unknown.id"),

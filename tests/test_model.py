@@ -61,10 +61,10 @@ def test_window_above_rfc1323_limit():
 
 
 def test_unknown_policy():
-    """Model: DropPolicy.kind is one of tail, ppd, epd, selective_drop, fba."""
+    """Model: DropPolicy.kind is one of tail, ppd, epd, selective_drop, fba, espd, red."""
     with pytest.raises(m.ModelError) as e:
-        m.DropPolicy("red")
-    check(e, "DropPolicy.kind", "red")
+        m.DropPolicy("wred")
+    check(e, "DropPolicy.kind", "wred")
 
 
 def test_unknown_flavor():

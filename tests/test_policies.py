@@ -20,8 +20,8 @@ from atmtcp.topologies import BOTTLENECK, n_source_run
 from naive import NaiveBuffer, arrivals_from_ops, fba_drops, run_naive, selective_drop_drops
 
 CODE = {name: i for i, name in enumerate(L.POLICY_NAMES)}
-CELL_DECISION_POLICIES = tuple(p for p in L.POLICY_NAMES if p != "espd")
-"""The policies decided by ``cell_decision`` (ESPD has its own, tested below)."""
+CELL_DECISION_POLICIES = tuple(p for p in L.POLICY_NAMES if p not in ("espd", "red"))
+"""The policies decided by ``cell_decision`` (ESPD and RED have their own: test_espd.py, test_red.py)."""
 NORMAL, DISCARD_ALL, DISCARD_KEEP_EOM = L.PV_NORMAL, L.PV_DISCARD_ALL, L.PV_DISCARD_KEEP_EOM
 ACCEPT = L.ACCEPT
 
