@@ -13,7 +13,7 @@ port this path instead (``P_HELD``):
   create buffer space, FIFO ordering is not violated)". The cell in transmission is never
   one of them.
 - **Drop from front** (``P_FRONT``), lakshman section 3: a cell arriving at a full buffer
-  enters, and the cell at the front is dropped (:func:`drop_front`). The front is the cell
+  enters, and the cell at the front is dropped (:func:`drop_front`, :func:`remove_held`). The front is the cell
   to be transmitted next: the head at a slotted port's slot end, else the cell behind the
   one in transmission. With ``FRONT_FRAME`` (Partial Frame Drop at the Front) the rest of
   that frame is dropped as it reaches the head of the buffer, before its transmission
@@ -116,22 +116,33 @@ def unlink(S, p, pv):
 
 
 @jit
-def drop_queued(S, p, position, t):
-    """Discard the held cell at ``position`` and close the gap: the cells behind it move up
-    one place, so the order of the kept cells does not change."""
+def remove_held(S, p, position, reason, t):
+    """Discard the held cell at ``position`` of port ``p`` for ``reason`` and close the gap from
+    the nearer end (the cells before it move back one place, or those behind it up one), so the
+    order of the kept cells does not change and a drop at the front or the tail costs O(1)."""
     ring_cell = ivec(S, T_RING_CELL)
     ring_pv = ivec(S, T_RING_PV)
     port = itab(S, T_PORT)
     slot = ring_slot(S, p, position)
     pv = ring_pv[slot]
     k, _, _ = unpack_cell(ring_cell[slot])
-    for i in range(position, port[p, P_RING_LEN] - 1):
-        here = ring_slot(S, p, i)
-        behind = ring_slot(S, p, i + 1)
-        ring_pv[here] = ring_pv[behind]
-        ring_cell[here] = ring_cell[behind]
+    n = port[p, P_RING_LEN]
+    if position < n - 1 - position:
+        for i in range(position, 0, -1):
+            here = ring_slot(S, p, i)
+            before = ring_slot(S, p, i - 1)
+            ring_pv[here] = ring_pv[before]
+            ring_cell[here] = ring_cell[before]
+        head = port[p, P_RING_HEAD] + 1
+        port[p, P_RING_HEAD] = 0 if head == port[p, P_RING_CAP] else head
+    else:
+        for i in range(position, n - 1):
+            here = ring_slot(S, p, i)
+            behind = ring_slot(S, p, i + 1)
+            ring_pv[here] = ring_pv[behind]
+            ring_cell[here] = ring_cell[behind]
     unlink(S, p, pv)
-    drop_cell(S, p, ivec(S, T_PV_VC)[pv], k, DROP_OVERFLOW, t)
+    drop_cell(S, p, ivec(S, T_PV_VC)[pv], k, reason, t)
 
 
 @jit
@@ -147,28 +158,8 @@ def randomized_tail(S, p, t):
     r = random_below(S, choices + 1)
     if r == 0:
         return False
-    drop_queued(S, p, n - r, t)
+    remove_held(S, p, n - r, DROP_OVERFLOW, t)
     return True
-
-
-@jit
-def remove_near_head(S, p, position, reason, t):
-    """Drop the held cell at ``position`` 0 or 1 of port ``p`` in O(1): the head moves into the
-    place of the cell behind it when that one goes."""
-    ring_cell = ivec(S, T_RING_CELL)
-    ring_pv = ivec(S, T_RING_PV)
-    port = itab(S, T_PORT)
-    slot = ring_slot(S, p, position)
-    pv = ring_pv[slot]
-    k, _, _ = unpack_cell(ring_cell[slot])
-    if position == 1:
-        head = ring_slot(S, p, 0)
-        ring_pv[slot] = ring_pv[head]
-        ring_cell[slot] = ring_cell[head]
-    head = port[p, P_RING_HEAD] + 1
-    port[p, P_RING_HEAD] = 0 if head == port[p, P_RING_CAP] else head
-    unlink(S, p, pv)
-    drop_cell(S, p, ivec(S, T_PV_VC)[pv], k, reason, t)
 
 
 @jit
@@ -187,7 +178,7 @@ def skip_damaged_frames(S, p, position, t):
             return
         if idx == pkt[k, K_NCELLS] - 1:
             pv_front[pv] = 0
-        remove_near_head(S, p, position, DROP_PARTIAL, t)
+        remove_held(S, p, position, DROP_PARTIAL, t)
 
 
 @jit
@@ -205,7 +196,7 @@ def drop_front(S, p, t):
     frame = port[p, P_FRONT] == FRONT_FRAME
     if frame and idx != pkt[k, K_NCELLS] - 1:
         ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = k + 1
-    remove_near_head(S, p, position, DROP_OVERFLOW, t)
+    remove_held(S, p, position, DROP_OVERFLOW, t)
     if frame:
         skip_damaged_frames(S, p, position, t)
     return True
