@@ -195,6 +195,9 @@ class PortConfig:
     buffer", so that "the cell picked for transmission ... is always a cell that does not
     belong to a dropped frame". The front is the cell to be transmitted next: at a slotted
     port the head of the buffer at the slot end, else the cell behind the one in transmission.
+    With RED (lakshman 5, Fig. 13: "RED can be used at the front of the buffer or at the tail")
+    the cell or frame RED picks, and a full buffer's drop, are taken at the front instead:
+    ``drop_from_front="cell"`` for cell-level RED, ``"frame"`` with ``red_frames``.
 
     The options are off by default; the random ones draw from the run's seeded random stream
     (:attr:`Run.seed`); see :mod:`atmtcp.kernel.held_ports`.
@@ -215,8 +218,13 @@ class PortConfig:
         _check(self.drop_from_front in FRONT_DROPS, "PortConfig", "drop_from_front", self.drop_from_front,
                f"one of {FRONT_DROPS}")
         if self.drop_from_front != "none":
-            _check(self.policy.kind == "tail", "PortConfig", "drop_from_front", self.drop_from_front,
-                   f"'none' with the {self.policy.kind!r} policy (lakshman 3 drops from the front of a plain FIFO)")
+            _check(self.policy.kind in ("tail", "red"), "PortConfig", "drop_from_front", self.drop_from_front,
+                   f"'none' with the {self.policy.kind!r} policy (lakshman drops from the front of a plain FIFO, "
+                   "or with RED)")
+            if self.policy.kind == "red":
+                _check((self.drop_from_front == "frame") == self.policy.red_frames, "PortConfig", "drop_from_front",
+                       self.drop_from_front, f"{'frame' if self.policy.red_frames else 'cell'} with RED at the "
+                       f"{'frame' if self.policy.red_frames else 'cell'} level (red_frames={self.policy.red_frames})")
             _check(not self.randomized_tail, "PortConfig", "drop_from_front", self.drop_from_front,
                    "'none' with randomized_tail (a full buffer drops either at the front or at the tail)")
             _check(self.buffer_cells is not None, "PortConfig", "drop_from_front", self.drop_from_front,

@@ -103,3 +103,21 @@ def test_red_draws_depend_on_the_seed_only():
 def test_red_parameters_validated(kwargs, field):
     with pytest.raises(m.ModelError, match=field):
         m.DropPolicy("red", **kwargs)
+
+
+@pytest.mark.parametrize("frames", [False, True])
+def test_red_at_the_front(frames):
+    """lakshman 5 (Fig. 13): RED applied at the front drops the cell (or frame) at the front instead of
+    the arriving one: early drops happen, the invariants hold, and the drops differ from RED at the tail."""
+    front = "frame" if frames else "cell"
+    port = m.PortConfig(500, m.DropPolicy("red", red_one=1e-3, red_frames=frames), slotted=True,
+                        drop_from_front=front)
+    run = n_source_run(4, 1e-3, port, m.TcpConfig("reno"), 1.0, start_jitter_s=1e-3,
+                       trace=m.TraceConfig(ports=(BOTTLENECK,)))
+    ds = atmtcp.simulate(run)
+    assert int(ds.cells_dropped.sel(port=BOTTLENECK, drop_reason="threshold")) > 0
+    check_invariants(run, ds, "red_frames" if frames else "red", 500)
+    tail = atmtcp.simulate(red_run(frames, one=1e-3))
+    assert not np.array_equal(ds.drop_time.values, tail.drop_time.values)
+    with pytest.raises(m.ModelError, match="drop_from_front"):
+        m.PortConfig(500, m.DropPolicy("red", red_frames=frames), drop_from_front="cell" if frames else "frame")

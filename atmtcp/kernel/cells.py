@@ -15,7 +15,8 @@ from .layout import (
     G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND,
     P_ACTIVE_VCS, P_CAPACITY, P_CAPTURE_EOM, P_CELLS_IN, P_DROP_OVERFLOW, P_DROP_TIMER_AT, P_DROP_TIMER_NS,
     P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_KEEP_EOM, P_POLICY, P_QUEUE, P_THRESHOLD,
-    P_THRESHOLD2, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, P_RED_FRAME, RED, PV_LISTED, PV_NORMAL, V_CELLS_DROPPED,
+    P_THRESHOLD2, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, P_FRONT, P_RED_FRAME,
+    RED, PV_LISTED, PV_NORMAL, V_CELLS_DROPPED,
     V_CELLS_PAST_LAST,
     V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RS_COUNT, V_RS_OK,
     V_RS_SERIAL, V_TAIL_NS,
@@ -184,6 +185,8 @@ def port_decision(S, p, v, pv, k, idx, t):
             red_probability(x, port[p, P_CAPACITY], portf[p, PF_RED_LOG_ONE], portf[p, PF_RED_SLOPE]),
             frames, idx == 0, eom,
         )
+        if port[p, P_FRONT] != 0:
+            state = PV_NORMAL  # RED at the front: the refused cell enters, a front cell goes instead
         pv_state[pv] = state
         if old == PV_NORMAL and state != PV_NORMAL:
             decision += CAPTURED

@@ -34,7 +34,7 @@ from .cells import drop_cell, forward_cell, port_decision
 from .heap import heap_push, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, DROP_OVERFLOW, DROP_PARTIAL, EV_PORT, FRONT_FRAME, K_NCELLS, P_FRONT, G_STATUS, G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS,
+    ACCEPT, DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_PORT, FRONT_FRAME, K_NCELLS, P_FRONT, G_STATUS, G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
     P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
@@ -182,10 +182,11 @@ def skip_damaged_frames(S, p, position, t):
 
 
 @jit
-def drop_front(S, p, t):
-    """lakshman 3: the buffer is full; drop the cell at the front to make room for the arriving
-    one. Frame-Front marks that cell's frame, unless the cell was its last. False if only the
-    cell in transmission is held (then the arriving cell is dropped)."""
+def drop_front(S, p, reason, t):
+    """lakshman 3: the buffer is full (or RED at the front picked a cell, lakshman 5); drop the
+    cell at the front for ``reason`` instead of the arriving one. Frame-Front marks that cell's
+    frame, unless the cell was its last. False if only the cell in transmission is held (then
+    the arriving cell is dropped)."""
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
     position = 0 if port[p, P_SLOTTED] != 0 else 1
@@ -196,7 +197,7 @@ def drop_front(S, p, t):
     frame = port[p, P_FRONT] == FRONT_FRAME
     if frame and idx != pkt[k, K_NCELLS] - 1:
         ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = k + 1
-    remove_held(S, p, position, DROP_OVERFLOW, t)
+    remove_held(S, p, position, reason, t)
     if frame:
         skip_damaged_frames(S, p, position, t)
     return True
@@ -207,10 +208,10 @@ def accept_held(S, p, v, hop, k, idx, t):
     """Decide a cell at held port ``p`` now and hold it if admitted; False if it was not."""
     port = itab(S, T_PORT)
     decision = port_decision(S, p, v, itab(S, T_VC_PV)[v, hop], k, idx, t)
-    if decision == DROP_OVERFLOW:
-        if port[p, P_FAN_IN] > 0 and randomized_tail(S, p, t):
+    if decision == DROP_OVERFLOW or decision == DROP_THRESHOLD:  # a full buffer; RED's pick
+        if port[p, P_FAN_IN] > 0 and decision == DROP_OVERFLOW and randomized_tail(S, p, t):
             decision = ACCEPT
-        elif port[p, P_FRONT] != 0 and drop_front(S, p, t):
+        elif port[p, P_FRONT] != 0 and drop_front(S, p, decision, t):
             decision = ACCEPT
     if decision != ACCEPT:
         drop_cell(S, p, v, k, decision, t)
