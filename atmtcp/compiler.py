@@ -487,6 +487,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         row[L.C_SEND_HIGH] = -1
         row[L.C_TIMEOUT_GUARD] = int(tcp.uses_timeout_guard)
         row[L.C_MEASURE_NS] = int(round(run.warmup_s * NS))
+        row[L.C_ACK_DELAY_NS] = int(round(tcp.ack_delay_s * NS))
         connf[c, L.F_CWND] = tcp.mss
         ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else rcv_wnd
         connf[c, L.F_SSTHRESH] = float(ssthresh)

@@ -318,7 +318,9 @@ class TcpConfig:
     ``min_rto_ticks`` and ``max_rto_s`` bound the RTO, ``initial_rto_s`` applies before the
     first RTT sample. ``timeout_guard`` (default: on for New Reno and SACK, off for Reno)
     refuses a fast retransmit for duplicate ACKs of data sent before the last timeout
-    (Hoe's New Reno, RFC 2582 "send_high"); classic Reno has no such guard.
+    (Hoe's New Reno, RFC 2582 "send_high"); classic Reno has no such guard. ``ack_delay_s``:
+    the receiver sends each ACK this long after the data arrived (lakshman 3: a fixed delay
+    before every ACK, "not the same as delayed ACK"); 0 by default.
     """
 
     flavor: str = "reno"
@@ -334,6 +336,7 @@ class TcpConfig:
     delayed_ack: bool = False
     delayed_ack_max_s: float = 0.2
     timeout_guard: bool | None = None
+    ack_delay_s: float = 0.0
 
     def __post_init__(self):
         _check(self.flavor in FLAVORS, "TcpConfig", "flavor", self.flavor, f"one of {FLAVORS}")
@@ -357,6 +360,7 @@ class TcpConfig:
         _positive("TcpConfig", "delayed_ack_max_s", self.delayed_ack_max_s, at_most=MAX_TIME_S)
         _boolean("TcpConfig", "delayed_ack", self.delayed_ack)
         _boolean("TcpConfig", "timeout_guard", self.timeout_guard, allow_none=True)
+        _non_negative("TcpConfig", "ack_delay_s", self.ack_delay_s, at_most=MAX_TIME_S)
 
     @property
     def uses_timeout_guard(self) -> bool:

@@ -372,3 +372,23 @@ def test_integer_every_n_keeps_growing():
     assert growth_n > 8 * MSS
     # N=2 rounds 2*MSS*MSS/CWND (just under 2 bytes) down to 1: half the float rule's growth
     assert growth_n >= 0.4 * growth_float
+
+
+def test_receiver_ack_delay_lengthens_the_round_trip():
+    """lakshman 3: each ACK leaves the receiver a fixed delay after its data arrived, which adds to
+    every round trip: the first ACK reaches the sender that much later, and a window-limited
+    connection's throughput is about one window per (propagation RTT + delay)."""
+    from atmtcp.topologies import n_source_network
+    network = n_source_network(1, 1e-3, m.PortConfig(None))
+    def run(delay):
+        tcp = m.TcpConfig("reno", rcv_wnd=65535, initial_ssthresh=65535, ack_delay_s=delay)
+        return atmtcp.simulate(m.Run(network, (m.Connection("S1", "D1", tcp),), 2.0,
+                                     trace=m.TraceConfig(connections=(0,))))
+    fast, slow = run(0.0), run(0.06)
+    first_ack = lambda ds: float(ds.trace_time.values[ds.trace_kind.values == "ack_received"][0])
+    assert first_ack(slow) - first_ack(fast) == pytest.approx(0.06, abs=1e-6)
+    # steady state: 65535 bytes per 66 ms round trip (6 ms of propagation)
+    expected = 65535 * 8 / 0.066 * (2.0 - 0.3) / 2.0
+    assert float(slow.goodput_bps.sum()) == pytest.approx(expected, rel=0.1)
+    with pytest.raises(m.ModelError, match="ack_delay_s"):
+        m.TcpConfig(ack_delay_s=-1.0)

@@ -24,7 +24,7 @@ from .heap import heap_push, next_seq
 from .state import btab, ftab, fvec, itab, ivec, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
 from .jit import jit
 from .layout import (
-    C_ACK_COUNT, C_ACK_VC, C_ACKS_SENT, C_BYTES_SENT, C_DATA_VC, C_DELACK,
+    C_ACK_COUNT, C_ACK_DELAY_NS, C_ACK_VC, C_ACKS_SENT, C_BYTES_SENT, C_DATA_VC, C_DELACK,
     C_DELACK_DEADLINE, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_QUEUED, C_DUPACKS,
     C_FAST_RETRANSMITS, C_FLAVOR, C_GRAN_NS, C_HIGH_SACK, C_HOLE_PTR, C_IN_RECOVERY,
     C_INCREASE_N, C_INCREASE_RULE, C_LAST_RCVD_SEG, C_MAX_CWND, C_MSS, C_OOO_SEGS, C_PIPE,
@@ -609,7 +609,9 @@ def build_sack_blocks(S, c, k):
 
 @jit
 def send_ack(S, c, t):
-    """Send a cumulative ACK (with SACK blocks when out-of-order data is buffered)."""
+    """Send a cumulative ACK (with SACK blocks when out-of-order data is buffered); its cells reach
+    the NIC ``C_ACK_DELAY_NS`` later (0 but in lakshman's runs). Every ACK is delayed alike, so
+    the NIC, a FIFO, still receives them in order."""
     conn = itab(S, T_CONN)
     rsack = itab(S, T_RSACK)
     vc = itab(S, T_VC)
@@ -627,7 +629,7 @@ def send_ack(S, c, t):
     conn[c, C_ACKS_SENT] += 1
     conn[c, C_DELACK_PENDING] = 0
     conn[c, C_DELACK_DEADLINE] = -1
-    transmit_cells(S, v, k, t)
+    transmit_cells(S, v, k, t + conn[c, C_ACK_DELAY_NS])
 
 
 @jit
