@@ -18,6 +18,12 @@ from test_invariants import check_invariants
 NORMAL, DISCARD_ALL = L.PV_NORMAL, L.PV_DISCARD_ALL
 
 
+def decide(state, X, K, u, probability, frames, bom, eom, at_front=False):
+    """red_decision with a flat table of ``probability`` (slope 0)."""
+    return red_decision(state, X, K, u, math.log(probability) if probability > 0 else -1e300, 0.0,
+                        frames, at_front, bom, eom)
+
+
 def slope(one, full, K):
     return (math.log(full) - math.log(one)) / (K - 1)
 
@@ -37,19 +43,19 @@ def test_probability_table_is_exponential_from_red_one_to_red_full():
 def test_cell_level_tests_every_cell_without_frame_drop():
     """Cell level: every cell is tested; a drop never puts the VC on a drop-list."""
     for bom, eom in ((True, False), (False, False), (False, True)):
-        assert red_decision(NORMAL, 10, 100, 0.01, 0.5, False, bom, eom) == (L.DROP_THRESHOLD, NORMAL)
-        assert red_decision(NORMAL, 10, 100, 0.99, 0.5, False, bom, eom) == (L.ACCEPT, NORMAL)
-    assert red_decision(NORMAL, 100, 100, 0.99, 0.0, False, False, False) == (L.DROP_OVERFLOW, NORMAL)
+        assert decide(NORMAL, 10, 100, 0.01, 0.5, False, bom, eom) == (L.DROP_THRESHOLD, NORMAL)
+        assert decide(NORMAL, 10, 100, 0.99, 0.5, False, bom, eom) == (L.ACCEPT, NORMAL)
+    assert decide(NORMAL, 100, 100, 0.99, 0.0, False, False, False) == (L.DROP_OVERFLOW, NORMAL)
 
 
 def test_frame_level_drops_whole_frames():
     """Frame level: only a first cell is tested; a dropped first cell drops the rest of its frame, the
     EOM included, and the next frame is tested afresh."""
-    assert red_decision(NORMAL, 10, 100, 0.01, 0.5, True, False, False) == (L.ACCEPT, NORMAL)
-    assert red_decision(NORMAL, 10, 100, 0.01, 0.5, True, True, False) == (L.DROP_THRESHOLD, DISCARD_ALL)
-    assert red_decision(DISCARD_ALL, 0, 100, 0.99, 0.0, True, False, False) == (L.DROP_PARTIAL, DISCARD_ALL)
-    assert red_decision(DISCARD_ALL, 0, 100, 0.99, 0.0, True, False, True) == (L.DROP_PARTIAL, NORMAL)
-    assert red_decision(NORMAL, 10, 100, 0.01, 0.5, True, True, True) == (L.DROP_THRESHOLD, NORMAL)
+    assert decide(NORMAL, 10, 100, 0.01, 0.5, True, False, False) == (L.ACCEPT, NORMAL)
+    assert decide(NORMAL, 10, 100, 0.01, 0.5, True, True, False) == (L.DROP_THRESHOLD, DISCARD_ALL)
+    assert decide(DISCARD_ALL, 0, 100, 0.99, 0.0, True, False, False) == (L.DROP_PARTIAL, DISCARD_ALL)
+    assert decide(DISCARD_ALL, 0, 100, 0.99, 0.0, True, False, True) == (L.DROP_PARTIAL, NORMAL)
+    assert decide(NORMAL, 10, 100, 0.01, 0.5, True, True, True) == (L.DROP_THRESHOLD, NORMAL)
 
 
 def test_unit_draws_are_uniform_and_fine():

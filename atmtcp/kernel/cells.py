@@ -15,13 +15,12 @@ from .layout import (
     G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND,
     P_ACTIVE_VCS, P_CAPACITY, P_CAPTURE_EOM, P_CELLS_IN, P_DROP_OVERFLOW, P_DROP_TIMER_AT, P_DROP_TIMER_NS,
     P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_KEEP_EOM, P_POLICY, P_QUEUE, P_THRESHOLD,
-    P_THRESHOLD2, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, P_FRONT, P_RED_FRAME,
-    RED, PV_LISTED, PV_NORMAL, V_CELLS_DROPPED,
+    P_THRESHOLD2, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, P_FRONT, P_RED_FRAME, PV_LISTED, PV_NORMAL, V_CELLS_DROPPED,
     V_CELLS_PAST_LAST,
     V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RS_COUNT, V_RS_OK,
     V_RS_SERIAL, V_TAIL_NS,
 )
-from .policies import cell_decision, espd_decision, red_decision, red_probability
+from .policies import cell_decision, espd_decision, red_decision
 from .rng import random_below, random_unit
 from .state import (
     ftab, itab, ivec, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_PORTF, T_PV_COUNT, T_PV_STATE, T_VC,
@@ -172,30 +171,26 @@ def port_decision(S, p, v, pv, k, idx, t):
     port[p, P_CELLS_IN] += 1
     x = port[p, P_QUEUE]
     eom = idx == pkt[k, K_NCELLS] - 1
-    if port[p, P_POLICY] == ESPD:
-        decision = espd_port_decision(S, p, pv, x, idx == 0, eom, t)
-    elif port[p, P_POLICY] == RED:
-        frames = port[p, P_RED_FRAME] != 0
-        # the test is drawn at every arrival it applies to, whatever the occupancy, so that the
-        # stream does not depend on the decision
-        u = random_unit(S) if idx == 0 or not frames else 2.0
-        old = pv_state[pv]
-        decision, state = red_decision(
-            old, x, port[p, P_CAPACITY], u,
-            red_probability(x, port[p, P_CAPACITY], portf[p, PF_RED_LOG_ONE], portf[p, PF_RED_SLOPE]),
-            frames, idx == 0, eom,
-        )
-        if port[p, P_FRONT] != 0:
-            state = PV_NORMAL  # RED at the front: the refused cell enters, a front cell goes instead
-        pv_state[pv] = state
-        if old == PV_NORMAL and state != PV_NORMAL:
-            decision += CAPTURED
-    else:
-        old = pv_state[pv]
+    old = pv_state[pv]
+    if port[p, P_POLICY] < ESPD:  # the policies of cell_decision first: the common path
         decision, state = cell_decision(
             port[p, P_POLICY], port[p, P_KEEP_EOM], port[p, P_CAPTURE_EOM], old, x,
             port[p, P_CAPACITY], port[p, P_THRESHOLD], portf[p, PF_Z], pv_count[pv],
             port[p, P_ACTIVE_VCS], idx == 0, eom,
+        )
+        pv_state[pv] = state
+        if old == PV_NORMAL and state != PV_NORMAL:
+            decision += CAPTURED
+    elif port[p, P_POLICY] == ESPD:
+        decision = espd_port_decision(S, p, pv, x, idx == 0, eom, t)
+    else:
+        frames = port[p, P_RED_FRAME] != 0
+        # the test is drawn at every arrival it applies to, whatever the occupancy, so that the
+        # stream does not depend on the decision
+        u = random_unit(S) if idx == 0 or not frames else 2.0
+        decision, state = red_decision(
+            old, x, port[p, P_CAPACITY], u, portf[p, PF_RED_LOG_ONE], portf[p, PF_RED_SLOPE],
+            frames, port[p, P_FRONT] != 0, idx == 0, eom,
         )
         pv_state[pv] = state
         if old == PV_NORMAL and state != PV_NORMAL:

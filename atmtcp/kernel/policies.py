@@ -148,9 +148,10 @@ def red_probability(X, K, log_one, slope):
 
 
 @jit
-def red_decision(state, X, K, u, probability, frames, bom, eom):
-    """lakshman 2.2's RED for one cell; ``u`` is a uniform draw, ``probability`` the drop
-    probability at occupancy ``X``. Returns ``(decision, new_state)`` as :func:`cell_decision`.
+def red_decision(state, X, K, u, log_one, slope, frames, at_front, bom, eom):
+    """lakshman 2.2's RED for one cell; ``u`` is a uniform draw, the drop probability at
+    occupancy ``X`` is :func:`red_probability` of ``log_one`` and ``slope``. Returns
+    ``(decision, new_state)`` as :func:`cell_decision`.
 
     - Cell level (``frames`` false): "the test of whether to drop an item or not is performed
       upon every cell arrival", with no form of frame drop.
@@ -160,13 +161,15 @@ def red_decision(state, X, K, u, probability, frames, bom, eom):
     - A full buffer drops the arriving cell; at the frame level the rest of its frame too
       (partial frame drop: our choice, so that frame-level RED never sends a damaged frame's
       remaining cells).
+    - ``at_front`` (lakshman 5, Fig. 13): the refusal is carried out on the cell at the front
+      (:func:`atmtcp.kernel.held_ports.drop_front`), so the arriving frame stays whole.
     An early (random) drop is counted as ``DROP_THRESHOLD``.
     """
     if state == PV_DISCARD_ALL:
         return DROP_PARTIAL, (PV_NORMAL if eom else PV_DISCARD_ALL)
-    rest = PV_DISCARD_ALL if frames and not eom else PV_NORMAL
+    rest = PV_DISCARD_ALL if frames and not eom and not at_front else PV_NORMAL
     if X >= K:
         return DROP_OVERFLOW, rest
-    if (bom or not frames) and u < probability:
+    if (bom or not frames) and u < red_probability(X, K, log_one, slope):
         return DROP_THRESHOLD, rest
     return ACCEPT, PV_NORMAL
