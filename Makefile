@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup test test-slurm reproduce quick report bench clean clean-cache lock
+.PHONY: setup warm test test-slurm reproduce quick report bench clean clean-cache lock
 
 $(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,12 @@ $(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 
 setup: $(BIN)/atmtcp
 
-test: setup
+# Compile the kernel (or load it from numba's cache) once, before the commands below start several
+# processes at once: on an empty cache each of them would compile its own copy (minutes of CPU each).
+warm: setup
+	$(BIN)/python -c "from atmtcp.simulate import warm_kernel; warm_kernel()"
+
+test: warm
 	$(BIN)/python -m pytest -n $(CORES) tests
 
 # Snakemake prints each job as it starts and "N of M steps (P%) done" as jobs finish (a job's own
@@ -29,11 +34,11 @@ SNAKEFLAGS ?=
 SNAKEMAKE = PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --cores $(CORES) --printshellcmds --show-failed-logs \
 	--rerun-incomplete $(SNAKEFLAGS)
 
-reproduce: setup
+reproduce: warm
 	$(SNAKEMAKE)
 	@$(MAKE) --no-print-directory report
 
-quick: setup
+quick: warm
 	$(SNAKEMAKE) --configfile config/quick.yaml
 	@$(MAKE) --no-print-directory report REPORT_ARGS='--configfile config/quick.yaml' REPORT=report-quick.html
 

@@ -443,10 +443,12 @@ class Network:
             for end in ("a", "b"):
                 if getattr(link, end) not in known:
                     raise ModelError("Link", end, getattr(link, end), f"a node of the network {sorted(known)}")
-        port_names = {f"{l.a}->{l.b}" for l in self.links} | {f"{l.b}->{l.a}" for l in self.links}
+        switches = set(self.switches)
+        port_names = {f"{a}->{b}" for l in self.links for a, b in ((l.a, l.b), (l.b, l.a)) if a in switches}
         for name, _ in self.ports:
             if name not in port_names:
-                raise ModelError("Network", "ports", name, f"one of {sorted(port_names)}")
+                raise ModelError("Network", "ports", name, f"a switch output port, one of {sorted(port_names)} "
+                                 "(a host's NIC always has an infinite FIFO buffer)")
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,16 @@ def test_unknown_port_override():
     check(e, "Network.ports", "SW2->SW9")
 
 
+def test_nic_port_override_refused():
+    """Model: a host's NIC always has an infinite FIFO buffer, so Network.ports may not configure it
+    (it would be ignored silently)."""
+    net = n_source_network(1, 5e-6, m.PortConfig(None))
+    with pytest.raises(m.ModelError) as e:
+        m.Network(net.hosts, net.switches, net.links, ports=(("S1->SW1", m.PortConfig(10)),))
+    check(e, "Network.ports", "S1->SW1")
+    assert "NIC" in str(e.value)
+
+
 def test_negative_lost_segment():
     """Model: scripted losses are segment numbers >= 0."""
     with pytest.raises(m.ModelError) as e:

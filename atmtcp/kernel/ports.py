@@ -155,7 +155,10 @@ def transmit_cells(S, v, k, t):
     rate ... The IP buffer size is set to infinity") hands over one packet per service
     time, in FIFO order, and its cells follow at the line rate; else the cells enter at
     ``t``. A NIC is a lazy FIFO port, so admitting cells at a later time than ``t`` is
-    exact: every later packet of the NIC is handed over later still.
+    exact: every later packet of the NIC is handed over later still. A NIC is never held
+    (:func:`atmtcp.compiler._ports` gives it an infinite FIFO buffer), so the cells go to
+    :func:`admit_lazy` directly: inlining :func:`admit_cell` here would also inline the held
+    ports' path, which nearly doubled the compile time of this function.
     """
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
@@ -168,7 +171,7 @@ def transmit_cells(S, v, k, t):
     n = pkt[k, K_NCELLS]
     vc[v, V_CELLS_SENT] += n
     for idx in range(n):
-        admit_cell(S, v, 0, k, idx, t)
+        admit_lazy(S, p, v, 0, k, idx, t)
 
 
 @jit

@@ -1,0 +1,87 @@
+"""Golden results: a handful of short runs, one per kernel path, must give exactly the results
+recorded in ``tests/golden.json``.
+
+A change to the kernel, the compiler or the model that moves any counter of these runs fails
+here. When the change of results is intended, regenerate the file and say why in the commit:
+
+    .venv/bin/python tests/test_golden.py --update
+
+Each digest is the SHA-256 of every variable of the run's Dataset (names and values), so it
+covers goodput, retransmissions, timeouts, per-port counters and drop reasons, and traces.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import atmtcp
+from atmtcp import model as m
+from atmtcp.topologies import BOTTLENECK, n_source_run
+
+GOLDEN = Path(__file__).with_name("golden.json")
+
+
+def _lan(port: m.PortConfig, tcp: str = "reno", sources: int = 5, duration: float = 3.0, seed: int = 1):
+    return n_source_run(sources, 5e-6, port, m.TcpConfig(tcp), duration, seed=seed, start_jitter_s=1e-3,
+                        trace=m.TraceConfig(connections=(0,), ports=(BOTTLENECK,)))
+
+
+def _cheon_espd():
+    from atmtcp.papers.cheon.scenario import cheon_run
+    return cheon_run("symmetric", "espd", 500, 0, duration_s=0.6)
+
+
+SCENARIOS = {
+    # the lazy FIFO path (ringless EPD, ring-keeping Selective Drop) and the TCP flavours
+    "lazy_epd_reno": lambda: _lan(m.PortConfig(1000, m.DropPolicy("epd"))),
+    "lazy_selective_drop_sack": lambda: _lan(m.PortConfig(1000, m.DropPolicy("selective_drop")), "sack"),
+    "lazy_fba_newreno": lambda: _lan(m.PortConfig(1000, m.DropPolicy("fba")), "newreno"),
+    "lazy_tail_vanilla_wan": lambda: n_source_run(3, 1e-3, m.PortConfig(1000), m.TcpConfig("vanilla"), 3.0, seed=2,
+                                                  start_jitter_s=1e-3),
+    # the held path: slotted ports (the headline contention), randomized tail, drop from front, RED
+    "slotted_epd_reno": lambda: _lan(m.PortConfig(1000, m.DropPolicy("epd"), slotted=True)),
+    "randomized_tail_vanilla": lambda: _lan(m.PortConfig(600, randomized_tail=True), "vanilla"),
+    "front_frame_reno": lambda: _lan(m.PortConfig(600, drop_from_front="frame", slotted=True)),
+    "red_cells_reno": lambda: _lan(m.PortConfig(800, m.DropPolicy("red", red_one=1e-4, red_full=0.5))),
+    "red_frames_front": lambda: _lan(m.PortConfig(800, m.DropPolicy("red", red_one=1e-3, red_full=1.0,
+                                                                   red_frames=True), drop_from_front="frame")),
+    # cheon: ESPD's drop-list and timer, IP service rate, delayed ACKs, the parking lot
+    "cheon_espd": _cheon_espd,
+}
+
+
+def digest(ds) -> str:
+    h = hashlib.sha256()
+    for name in sorted(ds.variables):
+        values = ds[name].values
+        h.update(name.encode())
+        h.update(values.tobytes() if values.dtype.kind != "O" else repr(values.tolist()).encode())
+    return h.hexdigest()
+
+
+def compute() -> dict[str, str]:
+    return {name: digest(atmtcp.simulate(build())) for name, build in SCENARIOS.items()}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_run_gives_its_golden_result(name):
+    golden = json.loads(GOLDEN.read_text())
+    assert name in golden, f"no golden digest for {name!r}: run `python tests/test_golden.py --update`"
+    assert digest(atmtcp.simulate(SCENARIOS[name]())) == golden[name], (
+        f"{name}: results differ from tests/golden.json. If the change is intended, regenerate the file "
+        "(python tests/test_golden.py --update) and explain the difference in the commit message.")
+
+
+def test_golden_file_lists_exactly_the_scenarios():
+    assert sorted(json.loads(GOLDEN.read_text())) == sorted(SCENARIOS)
+
+
+if __name__ == "__main__":
+    digests = compute()
+    if "--update" in sys.argv:
+        GOLDEN.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
+    print(json.dumps(digests, indent=1, sort_keys=True))
