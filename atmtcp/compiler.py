@@ -155,6 +155,7 @@ class Compiled:
     router_ports: list[str] = field(default_factory=list)    # the packet path (atmtcp.packet_compiler):
     router_queues: list[str] = field(default_factory=list)   # kernel index -> name, of ports and queues
     sampled_queues: list[str] = field(default_factory=list)  # the queues of the traced router ports
+    atm_hops_after: list[int] = field(default_factory=list)  # per router port: 1 + ATM switch ports after it
 
 
 def _ports(network: m.Network) -> dict[str, PortSpec]:

@@ -104,6 +104,16 @@ def _hops(route: list[str], specs: dict[str, RouterPortSpec]) -> tuple[list[str]
     return hops, delays, pending, egress
 
 
+def _atm_ports_after(route: list[str], hop: str, specs: dict[str, RouterPortSpec]) -> int:
+    """The ATM switch ports right after ``hop`` on ``route`` (each sends the hop's cells again)."""
+    count = 0
+    for name in route[route.index(hop) + 1:]:
+        if specs[name].kind != "atm":
+            break
+        count += 1
+    return count
+
+
 def _ip_bytes(run: m.Run, c: int, is_ack: int) -> int:
     """The IP datagram of connection ``c``'s data (MSS + TCP/IP headers) or ACKs (the headers)."""
     header = run.aal5.tcpip_header_bytes
@@ -132,9 +142,13 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
     specs = _port_specs(net)
     router = Router(net)
     flows = []   # (connection, is_ack, hops, delays, tail, egress)
+    atm_after = {}
     for c, conn in enumerate(run.connections):
         for is_ack, (a, b) in enumerate(((conn.src, conn.dst), (conn.dst, conn.src))):
-            flows.append((c, is_ack, *_hops(router.route(a, b), specs)))
+            route = router.route(a, b)
+            flows.append((c, is_ack, *_hops(route, specs)))
+            for hop in flows[-1][2]:
+                atm_after[hop] = _atm_ports_after(route, hop, specs)
     names = list(dict.fromkeys(h for f in flows for h in f[2]))
     index = {name: i for i, name in enumerate(names)}
 
@@ -307,6 +321,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
         np.array([framing(c.tcp.mss, overhead) for c in run.connections]),
         np.array([bottleneck in r for r in data_routes]), n_samples, sample_ns, margins, growth,
         router_ports=names, router_queues=queue_names, sampled_queues=[queue_names[q] for q in sampled],
+        atm_hops_after=[1 + atm_after[name] if specs[name].kind == "aap" else 0 for name in names],
     )
 
 

@@ -70,9 +70,11 @@ def simulate(run: m.Run) -> xr.Dataset:
 
 def cell_transmissions(compiled: Compiled) -> int:
     """Cells sent over any link: departures of simulated ports plus, for each VC, the cells
-    that left its last simulated port times the folded ports after it."""
+    that left its last simulated port times the folded ports after it; on the packet path, the
+    cells ATM access points send, each sent again by every ATM switch port on its way."""
     S = compiled.state
     total = int(S.port[:, L.P_CELLS_OUT].sum())
+    total += int(S.rport[:, L.RP_CELLS_OUT] @ np.asarray(compiled.atm_hops_after, np.int64)) if compiled.router_ports else 0
     for v in range(S.vc.shape[0]):
         total += int(S.vc[v, L.V_CELLS_PAST_LAST]) * compiled.folded_after[v]
     return total
