@@ -369,6 +369,22 @@ def application_table(run: m.Run) -> np.ndarray:
     return app
 
 
+def global_scalars(run: m.Run, pool: int, packet_pool: int, margins: Margins, n_samples: int,
+                   sample_ns: int) -> np.ndarray:
+    """The ``g`` vector of a fresh run: end time, the pools' reserves, sampling, the random
+    stream's seed, the trace window (the free lists start at record 0)."""
+    g = np.zeros(L.G_NFIELDS, np.int64)
+    g[L.G_END] = int(round(run.duration_s * NS))
+    g[L.G_CELL_RESERVE] = pool - margins.cells
+    g[L.G_PKT_RESERVE] = packet_pool - margins.packets
+    g[L.G_SAMPLE_NS] = sample_ns
+    g[L.G_RNG] = run.seed
+    g[L.G_NSAMPLES] = n_samples
+    g[L.G_TRACE_T0] = int(round(run.trace.start_s * NS))
+    g[L.G_TRACE_T1] = L.INFINITE if run.trace.stop_s == float("inf") else int(round(run.trace.stop_s * NS))
+    return g
+
+
 def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     """Allocate and fill the kernel state for ``run``.
 
@@ -541,18 +557,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
                   + 2 * n_conn * sb_cap + 8 * 3 * len(pv_vc))
     heap_cap = int((len(chan_dst) + 8 * n_conn + 64) * growth.heap) + margins.heap
 
-    g = np.zeros(L.G_NFIELDS, np.int64)
-    g[L.G_END] = end_ns
-    g[L.G_CELL_FREE] = 0
-    g[L.G_PKT_FREE] = 0
-    g[L.G_CELL_RESERVE] = pool - margins.cells
-    g[L.G_PKT_RESERVE] = packet_pool - margins.packets
-    g[L.G_SAMPLE_NS] = sample_ns
-    g[L.G_RNG] = run.seed
-    g[L.G_NSAMPLES] = n_samples
-    g[L.G_TRACE_T0] = int(round(run.trace.start_s * NS))
-    g[L.G_TRACE_T1] = L.INFINITE if run.trace.stop_s == float("inf") else int(round(run.trace.stop_s * NS))
-
+    g = global_scalars(run, pool, packet_pool, margins, n_samples, sample_ns)
     state = SimState(
         g=g, conn=conn, connf=connf,
         rsack=Zeros((n_conn, L.RS_NFIELDS)),

@@ -489,12 +489,17 @@ class TraceConfig:
 class Run:
     """A complete simulation: network, connections, duration, seed, framing and traces.
 
+    ``network`` is a :class:`Network` of hosts and cell switches, or an
+    :class:`atmtcp.internetwork.Internetwork` of IP networks joined by ATM (whole packets; its
+    ``trace.ports`` name router ports whose queues are sampled, and every connection is sampled with
+    them).
+
     ``warmup_s``: the distinct segments each receiver gets are counted from this time on
     (``segments_received``; cheon 4.2.3: "we collected result after 0.5 sec, in order to
     disregard the initial transient period"). The other counters cover the whole run.
     """
 
-    network: Network
+    network: Network  # or atmtcp.internetwork.Internetwork
     connections: tuple[Connection, ...]
     duration_s: float
     seed: int = 0

@@ -28,7 +28,7 @@ import numpy as np
 from . import model as m
 from .compiler import (
     NS, Compiled, Growth, Margins, Router, _bottleneck, _check_memory, _free_list, _loss_table,
-    application_table, cell_time_ns, connection_tables, set_low_marks,
+    application_table, cell_time_ns, connection_tables, global_scalars, set_low_marks,
 )
 from .internetwork import RouterPort
 from .kernel import layout as L
@@ -286,15 +286,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
     _check_memory(8 * (pool * L.E_NFIELDS + packet_pool * L.K_NFIELDS + 2 * int(caps.sum())
                        + n_trace * 4 + n_samples * n_columns) + 2 * n_conn * sb_cap)
 
-    g = np.zeros(L.G_NFIELDS, np.int64)
-    g[L.G_END] = end_ns
-    g[L.G_CELL_RESERVE] = pool - margins.cells
-    g[L.G_PKT_RESERVE] = packet_pool - margins.packets
-    g[L.G_SAMPLE_NS] = sample_ns
-    g[L.G_RNG] = run.seed
-    g[L.G_NSAMPLES] = n_samples
-    g[L.G_TRACE_T0] = int(round(run.trace.start_s * NS))
-    g[L.G_TRACE_T1] = L.INFINITE if run.trace.stop_s == float("inf") else int(round(run.trace.stop_s * NS))
+    g = global_scalars(run, pool, packet_pool, margins, n_samples, sample_ns)
     empty_routes = np.full((n_vc, 1), -1, np.int64)
     state = SimState(
         g=g, conn=conn, connf=connf,

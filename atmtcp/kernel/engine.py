@@ -37,6 +37,24 @@ def deliver_packet(S, v, hop, k, t):
     release_packet_if_done(S, k)
 
 
+@jit
+def packet_path_or_close(S, kind, ident, t):
+    """A router port's event (EV_ROUTER) or a connection's close (EV_STOP): one call from
+    :func:`dispatch`, which is inlined into the main loop, so that the cell path's loop grows by one
+    branch only."""
+    if kind == EV_ROUTER:
+        router_event(S, ident, t)
+    else:
+        close_connection(S, ident, t)
+
+
+@jit
+def sample(S, i, t):
+    """Sample ``i``: the traced cell ports, then the packet path's queues and connections."""
+    sample_ports(S, i, t)
+    sample_packet_path(S, i, t)
+
+
 @jit_inline
 def dispatch(S, kind, ident, t):
     """Handle one event (a channel's head has already been handled by the caller)."""
@@ -51,13 +69,10 @@ def dispatch(S, kind, ident, t):
             delayed_ack_expires(S, ident, t)
     elif kind == EV_START:
         tcp_output(S, ident, t)
-    elif kind == EV_ROUTER:
-        router_event(S, ident, t)
-    elif kind == EV_STOP:
-        close_connection(S, ident, t)
+    elif kind >= EV_ROUTER:
+        packet_path_or_close(S, kind, ident, t)
     elif kind == EV_SAMPLE:
-        sample_ports(S, ident, t)
-        sample_packet_path(S, ident, t)
+        sample(S, ident, t)
         if ident + 1 < g[G_NSAMPLES]:
             heap_push(S, t + g[G_SAMPLE_NS], next_seq(S), EV_SAMPLE, ident + 1)
 
@@ -65,8 +80,9 @@ def dispatch(S, kind, ident, t):
 @jit
 def schedule_start(S):
     """The first events of a fresh state: each connection's start, in connection order, the
-    close of those that close, then the first sample of the traced ports. Scheduled here rather than from Python, so that a
-    process loads one compiled entry point (``run_until_end``) from numba's cache."""
+    close of those that close, then the first sample of the traced ports. Scheduled here rather
+    than from Python, so that a process loads one compiled entry point (``run_until_end``) from
+    numba's cache."""
     conn = itab(S, T_CONN)
     g = ivec(S, T_G)
     app = itab(S, T_APP)

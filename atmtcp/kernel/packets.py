@@ -54,10 +54,11 @@ from .state import (
 
 
 # --- entering the network and moving between hops ----------------------------------------------------
-@jit
+@jit_inline
 def transmit(S, v, k, t):
     """Hand packet ``k`` of flow ``v`` to its first hop at ``t``: its cells to an ATM host's NIC
-    (:func:`atmtcp.kernel.ports.transmit_cells`), or the whole packet to an IP host's NIC."""
+    (:func:`atmtcp.kernel.ports.transmit_cells`), or the whole packet to an IP host's NIC. Inlined
+    into the TCP sender, so that the cell path calls ``transmit_cells`` as directly as before."""
     if itab(S, T_VC)[v, V_NHOPS] > 0:
         transmit_cells(S, v, k, t)
         return

@@ -173,12 +173,13 @@ def summarize_three_vc(ds: xr.Dataset, run: m.Run) -> xr.Dataset:
         "fast_retransmits": ("source", ds.fast_retransmits.values, _attrs("1", "fast retransmits")),
         "packets_dropped": ("source", ds.packets_dropped_by_source.values,
                             _attrs("packet", "data packets dropped at AAP-1")),
+        "ip_delay_us": ("source", [1e6 * d for _, d, _, _ in THREE_VC_SOURCES],
+                        _attrs("us", "one-way delay of the source's link in IP network 1")),
     }, coords={
         "time": ("time", times, _attrs("s", "simulated time")),
         "source": ("source", SOURCE_LABELS_3VC, _attrs("1", "connection")),
         "vc": ("vc", [q.split(":")[1] for q in ds.sampled_queue.values], _attrs("1", "the VC's far AAP")),
     })
-    out.attrs.update(one_way_delays_s=", ".join(f"{src}: {d:g}" for src, d, _, _ in THREE_VC_SOURCES))
     return out
 
 
@@ -228,11 +229,11 @@ EXPERIMENTS = [
                parents=("ewa.fig2",), derive=_copy_of("ewa.fig2")),
     Experiment("ewa.fig4", "Average effective throughput per connection",
                parents=("ewa.fig2",), derive=_copy_of("ewa.fig2")),
-    *(Experiment(target, f"Ten connections on one VC, 10 -> 5 -> 2, {label}: sequence numbers",
-                 _seed_points, ten_connection_point(target), parameters=parameters)
-      for target, (label, _, _) in POLICIES.items()),
-    *(Experiment(target, f"Effective utilization of L1 per 250 ms, {POLICIES[parent][0]}",
-                 parents=(parent,), derive=_copy_of(parent)) for target, parent in UTILIZATION_FIGURES.items()),
+    *(experiment for util, target in UTILIZATION_FIGURES.items() for experiment in (
+        Experiment(target, f"Ten connections on one VC, 10 -> 5 -> 2, {POLICIES[target][0]}: sequence numbers",
+                   _seed_points, ten_connection_point(target), parameters=parameters),
+        Experiment(util, f"Effective utilization of L1 per 250 ms, {POLICIES[target][0]}",
+                   parents=(target,), derive=_copy_of(target)))),
     Experiment("ewa.tcp_sensitivity", "Figs. 5-12's utilization under TCP settings the paper leaves open",
                sensitivity_points, sensitivity_point, parameters=parameters,
                notes="variants: atmtcp.papers.ewa.experiments.TCP_VARIANTS; seed 0"),

@@ -23,19 +23,25 @@ def _phase_lines(ax):
 
 
 # --- Figs. 2-4: three VCs --------------------------------------------------------------------------------------
-def sequence_figure(ds: xr.Dataset, title: str, with_buffer: bool = False):
+def _sequence_panel(ax, run: xr.Dataset, keep):
+    colors = plt.cm.tab10(np.arange(run.sizes["source"]))
+    styles = ("-", "--", ":")
+    for i, source in enumerate(run.source.values):
+        ax.plot(run.time.values[keep], run.seq_packets.sel(source=source).values[keep] / 1000, lw=0.9,
+                color=colors[i], ls=styles[i % 3] if run.sizes["source"] <= 3 else "-", label=str(source))
+    ax.set_ylabel("sequence number (1000 segments)")
+
+
+def sequence_figure(ds: xr.Dataset, title: str, with_buffer: bool = False, zoom_s: float | None = None):
     """ewa Figs. 2, 5, 7, 9, 11: the highest sequence number each connection has sent (in segments)
-    against time, seed 0; with ``with_buffer`` a second panel shows AAP-1's buffer (packets)."""
+    against time, seed 0; with ``with_buffer`` a second panel shows AAP-1's buffer (packets), with
+    ``zoom_s`` a second panel shows the first ``zoom_s`` seconds."""
     run = ds.sel(seed=0)
-    rows = 2 if with_buffer else 1
-    fig, axes = plt.subplots(rows, 1, figsize=(7, 3.4 * rows), sharex=True, squeeze=False,
+    rows = 2 if with_buffer or zoom_s else 1
+    fig, axes = plt.subplots(rows, 1, figsize=(7, 3.4 * rows), sharex=bool(with_buffer), squeeze=False,
                              gridspec_kw={"height_ratios": [3, 2][:rows]})
     ax = axes[0][0]
-    colors = plt.cm.tab10(np.arange(run.sizes["source"]))
-    for i, source in enumerate(run.source.values):
-        ax.plot(run.time.values, run.seq_packets.sel(source=source).values / 1000, lw=0.8, color=colors[i],
-                label=str(source))
-    ax.set_ylabel("sequence number (1000 segments)")
+    _sequence_panel(ax, run, slice(None))
     ax.legend(title="connection", fontsize=7, ncol=2 if run.sizes["source"] > 5 else 1, loc="upper left")
     if with_buffer:
         _phase_lines(ax)
@@ -43,6 +49,10 @@ def sequence_figure(ds: xr.Dataset, title: str, with_buffer: bool = False):
         low.plot(run.sample_time.values, run.queue_packets.values, lw=0.4, color="tab:blue")
         low.set_ylabel("AAP-1 buffer (packets)")
         _phase_lines(low)
+    elif zoom_s:
+        _sequence_panel(axes[1][0], run, run.time.values <= zoom_s)
+        axes[1][0].set_title(f"the first {zoom_s:g} s", fontsize=9)
+        axes[0][0].set_xlabel("time (s)")
     axes[-1][0].set_xlabel("time (s)")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
@@ -73,8 +83,7 @@ def throughput_table(ds: xr.Dataset) -> pd.DataFrame:
     deviation over seeds, seed 0), its timeouts, fast retransmits and packets lost (mean over seeds)."""
     mean = lambda name: ds[name].mean("seed").values  # noqa: E731
     return pd.DataFrame({
-        "one-way IP delay": ds.attrs.get("one_way_delays_s", "").split(", ") if ds.attrs.get("one_way_delays_s")
-        else [""] * ds.sizes["source"],
+        "one-way IP delay (us)": ds.ip_delay_us.isel(seed=0).values,
         "throughput (Mbit/s), mean": mean("throughput_mbps"),
         "sd over seeds": ds.throughput_mbps.std("seed", ddof=1).values if ds.sizes["seed"] > 1 else np.nan,
         "seed 0": ds.throughput_mbps.sel(seed=0).values,
@@ -180,23 +189,29 @@ def connection_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
 
 # --- our TCP study ----------------------------------------------------------------------------------------------------
 def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
-    """``ewa.tcp_sensitivity``: L1's utilization per phase (seed 0) for each policy and TCP setting,
-    and the share ratio of the last phase, beside the paper's utilization where the text gives it."""
+    """``ewa.tcp_sensitivity`` (seed 0): for each policy and TCP setting, L1's utilization per phase
+    beside the paper's where the text gives it, the last phase's share ratio and the timeouts of all
+    ten connections."""
     paper = {"drop_tail": paper_utilization("ewa.fig6"), "drop_from_front": paper_utilization("ewa.fig8")}
     rows = []
     for policy in ds.policy.values:
-        for name, _, _ in PHASES:
-            row = {"policy": policy, "phase": name, "paper": paper.get(policy, {}).get(name, np.nan)}
-            for tcp in ds.tcp.values:
-                row[tcp] = float(ds.utilization_phase.sel(policy=policy, tcp=tcp, phase=name))
-            rows.append(row)
-    return pd.DataFrame(rows).set_index(["policy", "phase"])
+        at = ds.sel(policy=policy)
+        quantities = [(f"utilization {name}", paper.get(policy, {}).get(name, np.nan),
+                       at.utilization_phase.sel(phase=name)) for name, _, _ in PHASES]
+        quantities += [("share ratio 15-20 s", np.nan, at.share_ratio_phase.sel(phase="15-20 s")),
+                       ("timeouts", np.nan, at.timeouts.sum("source"))]
+        for quantity, from_paper, values in quantities:
+            rows.append({"policy": policy, "quantity": quantity, "paper": from_paper,
+                         **{tcp: float(values.sel(tcp=tcp)) for tcp in ds.tcp.values}})
+    return pd.DataFrame(rows).set_index(["policy", "quantity"])
 
 
 def sensitivity_figure(ds: xr.Dataset, title: str):
     """``ewa.tcp_sensitivity`` as bars: per policy and phase, L1's utilization under each TCP setting,
     the paper's as a red mark."""
     table = sensitivity_table(ds)
+    table = table[table.index.get_level_values("quantity").str.startswith("utilization")]
+    table.index = table.index.set_levels(table.index.levels[1].str.replace("utilization ", ""), level=1)
     policies = list(ds.policy.values)
     fig, axes = plt.subplots(1, len(policies), figsize=(3.0 * len(policies), 3.4), sharey=True, squeeze=False)
     variants = list(ds.tcp.values)
@@ -206,14 +221,15 @@ def sensitivity_figure(ds: xr.Dataset, title: str):
         x = np.arange(len(part))
         for j, tcp in enumerate(variants):
             ax.bar(x - 0.4 + (j + 0.5) * width, part[tcp].values, width, label=tcp, color=plt.cm.tab10(j))
-        ax.plot(x, part["paper"].values, "_", color="tab:red", ms=22, mew=2.5, label="paper (text)")
+        ax.plot(x, part["paper"].values, "_", color="k", ms=22, mew=2.5, label="paper (text)")
         ax.set_xticks(x, part.index, fontsize=8)
         ax.set_title(policy.replace("_", " "), fontsize=9)
         ax.set_ylim(0, 1.1)
     axes[0][0].set_ylabel("effective utilization of L1")
-    axes[0][-1].legend(fontsize=7, loc="lower right")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=len(labels), frameon=False)
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
