@@ -5,7 +5,8 @@ cells), EPD, Reno, with the deterministic cell contention (the lazy FIFO path); 
 5-source LAN with slotted ports (the reproduction's headline assumption); the 5-source
 LAN with plain UBR (vanilla TCP) twice, with the deterministic cell contention and with
 slotted ports and randomized tail drop, so that the cost of the held-port path shows beside
-the fast path; and cheon's symmetric parking lot with ESPD, 500-byte packets (3 s). Each is run once to warm up
+the fast path; cheon's symmetric parking lot with ESPD, 500-byte packets (3 s); and ewa's ten
+connections through a Drop-Tail ATM access point (20 s, the packet path). Each is run once to warm up
 (loading or compiling the kernel), then timed. Reported per scenario:
 
 - wall seconds per run (kernel only: compile, allocation and labelling excluded);
@@ -52,9 +53,12 @@ SCENARIOS = [
     ("LAN, 5 sources, UBR, deterministic", "lan", 5, "tail", "vanilla", "deterministic"),
     ("LAN, 5 sources, UBR, slotted + randomized tail", "lan", 5, "tail", "vanilla", "slotted_randomized_tail"),
     ("cheon, symmetric, 500 bytes, ESPD", "cheon", "symmetric", "espd", 500, "slotted"),
+    ("ewa, ten connections, Drop-Tail", "ewa", "ewa.fig5", "drop_tail", 1500, "packets"),
 ]
 """goyal1998 rows: (label, network, sources, policy, TCP, contention); the cheon row: (label,
-"cheon", case, policy, packet bytes, contention) — cheon's Table 1 ESPD run, seed 0, 3 s."""
+"cheon", case, policy, packet bytes, contention) — cheon's Table 1 ESPD run, seed 0, 3 s; the ewa
+row: (label, "ewa", target, policy, packet bytes, "packets") — ewa Fig. 5's run, seed 0, 20 s (the
+packet path: IP links and AAP-1's queue onto L1)."""
 
 
 def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
@@ -64,6 +68,9 @@ def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
     if network == "cheon":
         from .papers.cheon.scenario import cheon_run
         return cheon_run(sources, policy, tcp, seed=0)
+    if network == "ewa":
+        from .papers.ewa.scenario import ten_connection_run
+        return ten_connection_run(sources, seed=0)
     buffer = 1000 if network == "lan" else 12000
     return scenario(network, sources, buffer, policy, tcp, contention=contention)
 

@@ -152,6 +152,10 @@ class Compiled:
     sample_interval_ns: int
     margins: Margins               # one event's worst use of each growable resource
     growth: Growth                 # the multipliers of the sizes, raised as they grow
+    router_ports: list[str] = field(default_factory=list)    # the packet path (atmtcp.packet_compiler):
+    router_queues: list[str] = field(default_factory=list)   # kernel index -> name, of ports and queues
+    sampled_queues: list[str] = field(default_factory=list)  # the queues of the traced router ports
+    atm_hops_after: list[int] = field(default_factory=list)  # per router port: 1 + ATM switch ports after it
 
 
 def _ports(network: m.Network) -> dict[str, PortSpec]:
@@ -297,6 +301,90 @@ def _window_cells(tcp: m.TcpConfig, cells_per_segment: int) -> int:
     return (tcp.rcv_wnd // tcp.mss + 2) * cells_per_segment
 
 
+NO_PACKET_PATH = dict(
+    flow=Zeros((0, L.FL_NFIELDS)), flow_rport=Zeros((0, 1)), flow_rq=Zeros((0, 1)),
+    rport=Zeros((0, L.RP_NFIELDS)), rq=Zeros((0, L.Q_NFIELDS)), rqf=Zeros((0, L.QF_NFIELDS)),
+    rq_ring=Zeros((0, 2)), rsample=Zeros((0, 0)),
+)
+"""The packet path's tables in a run of cell ports only (:mod:`atmtcp.kernel.packets`): empty."""
+
+
+def connection_tables(run: m.Run) -> tuple[np.ndarray, np.ndarray, int]:
+    """The ``conn`` and ``connf`` tables of ``run``'s connections (connection c's data flow is VC
+    2c, its ACKs 2c + 1) and the scoreboards' capacity (a power of two above every window)."""
+    n_conn = len(run.connections)
+    conn = np.zeros((n_conn, L.C_NFIELDS), np.int64)
+    connf = np.zeros((n_conn, L.F_NFIELDS), np.float64)
+    sb_cap = 1
+    for c_obj in run.connections:
+        while sb_cap < c_obj.tcp.rcv_wnd // c_obj.tcp.mss + 4:
+            sb_cap *= 2
+    trace_set = set(run.trace.connections)
+    for c, cobj in enumerate(run.connections):
+        tcp = cobj.tcp
+        gran = int(round(tcp.granularity_s * NS))
+        scale_shift = tcp.window_scale
+        rcv_wnd = (tcp.rcv_wnd >> scale_shift) << scale_shift
+        initial_rto_ticks = max(1, int(round(tcp.initial_rto_s / tcp.granularity_s)))
+        row = conn[c]
+        row[L.C_FLAVOR] = m.FLAVORS.index(tcp.flavor)
+        row[L.C_MSS] = tcp.mss
+        row[L.C_RCV_WND] = rcv_wnd
+        row[L.C_MAX_CWND] = 65535 << scale_shift
+        row[L.C_GRAN_NS] = gran
+        row[L.C_RTTMIN] = tcp.min_rto_ticks
+        row[L.C_RXTMAX] = max(tcp.min_rto_ticks, int(round(tcp.max_rto_s / tcp.granularity_s)))
+        row[L.C_RTTVAR] = initial_rto_ticks  # 4.4BSD: REXMTVAL = srtt/8 + rttvar = initial RTO
+        row[L.C_RXTCUR] = min(max(initial_rto_ticks, row[L.C_RTTMIN]), row[L.C_RXTMAX])
+        row[L.C_TIMER_DEADLINE] = -1
+        row[L.C_TIMER_QUEUED] = -1
+        row[L.C_DATA_VC] = 2 * c
+        row[L.C_ACK_VC] = 2 * c + 1
+        row[L.C_START_NS] = int(round(cobj.start_s * NS))
+        row[L.C_INCREASE_RULE] = m.INCREASE_RULES.index(tcp.increase)
+        row[L.C_INCREASE_N] = tcp.increase_every_n
+        row[L.C_LAST_RCVD_SEG] = -1
+        row[L.C_DELACK] = int(tcp.delayed_ack)
+        row[L.C_DELACK_NS] = int(round(tcp.delayed_ack_max_s * NS))
+        row[L.C_DELACK_DEADLINE] = -1
+        row[L.C_DELACK_QUEUED] = -1
+        row[L.C_SB_MASK] = sb_cap - 1
+        row[L.C_TRACE] = int(c in trace_set)
+        row[L.C_NLOSS] = len(cobj.lost_segments)
+        row[L.C_SEND_HIGH] = -1
+        row[L.C_TIMEOUT_GUARD] = int(tcp.uses_timeout_guard)
+        row[L.C_MEASURE_NS] = int(round(run.warmup_s * NS))
+        row[L.C_ACK_DELAY_NS] = int(round(tcp.ack_delay_s * NS))
+        connf[c, L.F_CWND] = tcp.mss
+        ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else rcv_wnd
+        connf[c, L.F_SSTHRESH] = float(ssthresh)
+    return conn, connf, sb_cap
+
+
+def application_table(run: m.Run) -> np.ndarray:
+    """The ``app`` table: each connection's close time (INFINITE: never) and send limit."""
+    app = np.zeros((len(run.connections), L.A_NFIELDS), np.int64)
+    app[:, L.A_SEND_LIMIT] = L.INFINITE
+    app[:, L.A_STOP_NS] = [L.INFINITE if c.stop_s is None else int(round(c.stop_s * NS)) for c in run.connections]
+    return app
+
+
+def global_scalars(run: m.Run, pool: int, packet_pool: int, margins: Margins, n_samples: int,
+                   sample_ns: int) -> np.ndarray:
+    """The ``g`` vector of a fresh run: end time, the pools' reserves, sampling, the random
+    stream's seed, the trace window (the free lists start at record 0)."""
+    g = np.zeros(L.G_NFIELDS, np.int64)
+    g[L.G_END] = int(round(run.duration_s * NS))
+    g[L.G_CELL_RESERVE] = pool - margins.cells
+    g[L.G_PKT_RESERVE] = packet_pool - margins.packets
+    g[L.G_SAMPLE_NS] = sample_ns
+    g[L.G_RNG] = run.seed
+    g[L.G_NSAMPLES] = n_samples
+    g[L.G_TRACE_T0] = int(round(run.trace.start_s * NS))
+    g[L.G_TRACE_T1] = L.INFINITE if run.trace.stop_s == float("inf") else int(round(run.trace.stop_s * NS))
+    return g
+
+
 def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     """Allocate and fill the kernel state for ``run``.
 
@@ -304,6 +392,9 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     event's :class:`Margins` on top, so the first event fits. :mod:`atmtcp.grow` grows a table
     that runs low in the paused run.
     """
+    if not isinstance(run.network, m.Network):  # IP networks and ATM access points: whole packets
+        from .packet_compiler import compile_internetwork
+        return compile_internetwork(run, growth)
     growth = copy.deepcopy(growth) if growth else Growth()
     network = run.network
     specs = _ports(network)
@@ -446,51 +537,8 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     chan[:, L.CH_CDV_NS] = chan_cdv
 
     # --- connections
-    conn = np.zeros((n_conn, L.C_NFIELDS), np.int64)
-    connf = np.zeros((n_conn, L.F_NFIELDS), np.float64)
-    sb_cap = 1
-    for c_obj in run.connections:
-        while sb_cap < c_obj.tcp.rcv_wnd // c_obj.tcp.mss + 4:
-            sb_cap *= 2
+    conn, connf, sb_cap = connection_tables(run)
     trace_set = set(run.trace.connections)
-    for c, cobj in enumerate(run.connections):
-        tcp = cobj.tcp
-        gran = int(round(tcp.granularity_s * NS))
-        scale_shift = tcp.window_scale
-        rcv_wnd = (tcp.rcv_wnd >> scale_shift) << scale_shift
-        initial_rto_ticks = max(1, int(round(tcp.initial_rto_s / tcp.granularity_s)))
-        row = conn[c]
-        row[L.C_FLAVOR] = m.FLAVORS.index(tcp.flavor)
-        row[L.C_MSS] = tcp.mss
-        row[L.C_RCV_WND] = rcv_wnd
-        row[L.C_MAX_CWND] = 65535 << scale_shift
-        row[L.C_GRAN_NS] = gran
-        row[L.C_RTTMIN] = tcp.min_rto_ticks
-        row[L.C_RXTMAX] = max(tcp.min_rto_ticks, int(round(tcp.max_rto_s / tcp.granularity_s)))
-        row[L.C_RTTVAR] = initial_rto_ticks  # 4.4BSD: REXMTVAL = srtt/8 + rttvar = initial RTO
-        row[L.C_RXTCUR] = min(max(initial_rto_ticks, row[L.C_RTTMIN]), row[L.C_RXTMAX])
-        row[L.C_TIMER_DEADLINE] = -1
-        row[L.C_TIMER_QUEUED] = -1
-        row[L.C_DATA_VC] = 2 * c
-        row[L.C_ACK_VC] = 2 * c + 1
-        row[L.C_START_NS] = int(round(cobj.start_s * NS))
-        row[L.C_INCREASE_RULE] = m.INCREASE_RULES.index(tcp.increase)
-        row[L.C_INCREASE_N] = tcp.increase_every_n
-        row[L.C_LAST_RCVD_SEG] = -1
-        row[L.C_DELACK] = int(tcp.delayed_ack)
-        row[L.C_DELACK_NS] = int(round(tcp.delayed_ack_max_s * NS))
-        row[L.C_DELACK_DEADLINE] = -1
-        row[L.C_DELACK_QUEUED] = -1
-        row[L.C_SB_MASK] = sb_cap - 1
-        row[L.C_TRACE] = int(c in trace_set)
-        row[L.C_NLOSS] = len(cobj.lost_segments)
-        row[L.C_SEND_HIGH] = -1
-        row[L.C_TIMEOUT_GUARD] = int(tcp.uses_timeout_guard)
-        row[L.C_MEASURE_NS] = int(round(run.warmup_s * NS))
-        row[L.C_ACK_DELAY_NS] = int(round(tcp.ack_delay_s * NS))
-        connf[c, L.F_CWND] = tcp.mss
-        ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else rcv_wnd
-        connf[c, L.F_SSTHRESH] = float(ssthresh)
 
     # --- pools, heap, traces
     finite = sum(b for name, b in zip(kernel_ports, queue_bound) if specs[name].config.buffer_cells is not None)
@@ -509,18 +557,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
                   + 2 * n_conn * sb_cap + 8 * 3 * len(pv_vc))
     heap_cap = int((len(chan_dst) + 8 * n_conn + 64) * growth.heap) + margins.heap
 
-    g = np.zeros(L.G_NFIELDS, np.int64)
-    g[L.G_END] = end_ns
-    g[L.G_CELL_FREE] = 0
-    g[L.G_PKT_FREE] = 0
-    g[L.G_CELL_RESERVE] = pool - margins.cells
-    g[L.G_PKT_RESERVE] = packet_pool - margins.packets
-    g[L.G_SAMPLE_NS] = sample_ns
-    g[L.G_RNG] = run.seed
-    g[L.G_NSAMPLES] = n_samples
-    g[L.G_TRACE_T0] = int(round(run.trace.start_s * NS))
-    g[L.G_TRACE_T1] = L.INFINITE if run.trace.stop_s == float("inf") else int(round(run.trace.stop_s * NS))
-
+    g = global_scalars(run, pool, packet_pool, margins, n_samples, sample_ns)
     state = SimState(
         g=g, conn=conn, connf=connf,
         rsack=Zeros((n_conn, L.RS_NFIELDS)),
@@ -537,7 +574,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         trace_t=Zeros((n_trace,)), trace_i=Zeros((n_trace, 2)), trace_v=Zeros((n_trace,)),
         droplog=Zeros((n_droplog, 4)),
         qsample=Zeros((n_samples, len(traced))), osample=Zeros((n_samples, len(traced))),
-        loss=_loss_table(run),
+        loss=_loss_table(run), app=application_table(run), **NO_PACKET_PATH,
     )
     kernel_state, state = pack(state)
     _free_list(state.cell, L.E_NEXT)

@@ -384,6 +384,11 @@ class Connection:
     ``lost_segments``: segment numbers (``seq // mss``, from 0) whose first transmission
     is lost before it enters the network: scripted losses for tests and for the
     single-connection figures (goyal1998 Figs. 5-7). Retransmissions always go through.
+
+    ``stop_s``: the application closes at this time (ewa 2: "At time t = 10 secs we closed five
+    of the ten active connections"): it gives TCP no new data, while the data already sent is
+    still delivered and retransmitted until acknowledged (:mod:`atmtcp.kernel.applications`).
+    ``None``: it never closes.
     """
 
     src: str
@@ -391,6 +396,7 @@ class Connection:
     tcp: TcpConfig = field(default_factory=TcpConfig)
     start_s: float = 0.0
     lost_segments: tuple[int, ...] = ()
+    stop_s: float | None = None
 
     def __post_init__(self):
         _check(isinstance(self.src, str) and self.src != "", "Connection", "src", self.src, "a host name")
@@ -403,6 +409,10 @@ class Connection:
         for seg in self.lost_segments:
             _check(isinstance(seg, int) and not isinstance(seg, bool) and seg >= 0, "Connection",
                    "lost_segments", self.lost_segments, "a tuple of segment numbers >= 0")
+        if self.stop_s is not None:
+            _non_negative("Connection", "stop_s", self.stop_s)
+            _check(self.stop_s > self.start_s, "Connection", "stop_s", self.stop_s,
+                   f"after the open time start_s = {self.start_s:g} s (or None: never closes)")
 
 
 @dataclass(frozen=True)
@@ -481,12 +491,17 @@ class TraceConfig:
 class Run:
     """A complete simulation: network, connections, duration, seed, framing and traces.
 
+    ``network`` is a :class:`Network` of hosts and cell switches, or an
+    :class:`atmtcp.internetwork.Internetwork` of IP networks joined by ATM (whole packets; its
+    ``trace.ports`` name router ports whose queues are sampled, and every connection is sampled with
+    them).
+
     ``warmup_s``: the distinct segments each receiver gets are counted from this time on
     (``segments_received``; cheon 4.2.3: "we collected result after 0.5 sec, in order to
     disregard the initial transient period"). The other counters cover the whole run.
     """
 
-    network: Network
+    network: Network  # or atmtcp.internetwork.Internetwork
     connections: tuple[Connection, ...]
     duration_s: float
     seed: int = 0

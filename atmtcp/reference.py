@@ -15,7 +15,7 @@ import pandas as pd
 import xarray as xr
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "data" / "reference"
-COORDINATES = ("network", "sources", "buffer", "policy", "tcp", "group")
+COORDINATES = ("network", "sources", "buffer", "policy", "tcp", "group", "phase")
 METRICS = {
     # goyal1998, goyal1997: one run per cell (seed 0 the headline)
     "efficiency": "efficiency",
@@ -29,9 +29,15 @@ METRICS = {
     "fairness_index": "fairness_mean",
     "improvement_pct": "improvement_pct",
     "max_effective_throughput": "max_effective_throughput",
+    # ewa: per seed, seed 0 the paper's run (atmtcp.papers.ewa.experiments.summarize_ten)
+    "l1_utilization": "utilization_phase",
+    "vc_max_tcp_throughput_mbps": "max_tcp_throughput_mbps",
 }
 """CSV metric -> Dataset variable. Other metrics (context numbers, best parameter values,
 bounds) are checked by :mod:`atmtcp.claims` instead."""
+PARAMETER_PREFIX = "parameter_"
+"""A metric named ``parameter_<name>`` is a setting the paper gives (a delay, a buffer): a test
+checks that the paper's scenario module uses it (status ``model parameter``)."""
 
 
 def load_reference(paper: str, directory: Path | str = REFERENCE_DIR) -> pd.DataFrame:
@@ -94,7 +100,7 @@ def comparison(reference: pd.DataFrame, datasets: dict[str, xr.Dataset]) -> pd.D
         da = None if variable is None or ds is None else _select(ds, row, variable)
         out.update(reproduced=np.nan, difference=np.nan, seed_min=np.nan, seed_max=np.nan)
         if variable is None:
-            out["status"] = "checked as a claim"
+            out["status"] = "model parameter" if str(row["metric"]).startswith(PARAMETER_PREFIX) else "checked as a claim"
         elif ds is None:
             out["status"] = "no dataset"
         elif da is None or set(da.dims) - {"seed"}:

@@ -70,9 +70,11 @@ def simulate(run: m.Run) -> xr.Dataset:
 
 def cell_transmissions(compiled: Compiled) -> int:
     """Cells sent over any link: departures of simulated ports plus, for each VC, the cells
-    that left its last simulated port times the folded ports after it."""
+    that left its last simulated port times the folded ports after it; on the packet path, the
+    cells ATM access points send, each sent again by every ATM switch port on its way."""
     S = compiled.state
     total = int(S.port[:, L.P_CELLS_OUT].sum())
+    total += int(S.rport[:, L.RP_CELLS_OUT] @ np.asarray(compiled.atm_hops_after, np.int64)) if compiled.router_ports else 0
     for v in range(S.vc.shape[0]):
         total += int(S.vc[v, L.V_CELLS_PAST_LAST]) * compiled.folded_after[v]
     return total
@@ -136,6 +138,37 @@ def counters(run: m.Run, compiled: Compiled) -> dict[str, Counter]:
         "events": Counter((), int(S.g[L.G_EVENTS]), "1", "kernel events processed"),
         "cell_transmissions": Counter((), cell_transmissions(compiled), "cell",
                                       "cells transmitted on all links, folded ports included"),
+        **(packet_counters(compiled) if compiled.router_ports else {}),
+    }
+
+
+def packet_counters(compiled: Compiled) -> dict[str, Counter]:
+    """The packet path's counters (:mod:`atmtcp.kernel.packets`): per router port, per router
+    queue, and the packets each source lost."""
+    S = compiled.state
+    rport, rq = ("router_port",), ("router_queue",)
+
+    def column(table, col, dims, units, description):
+        return Counter(dims, table[:, col].copy(), units, description)
+
+    return {
+        "packets_dropped_by_source": column(S.flow[0::2], L.FL_DROPPED, ("source",), "packet",
+                                            "data packets of the source dropped at router ports"),
+        "acks_dropped_by_source": column(S.flow[1::2], L.FL_DROPPED, ("source",), "packet",
+                                         "ACKs of the source's connection dropped at router ports"),
+        "measured_payload_bytes": column(S.flow[0::2], L.FL_MEASURED_BYTES, ("source",), "byte",
+                                         f"TCP payload of the source's packets sent by {compiled.bottleneck}"),
+        "router_packets_in": column(S.rport, L.RP_PKTS_IN, rport, "packet", "packets arriving at the port"),
+        "router_packets_out": column(S.rport, L.RP_PKTS_OUT, rport, "packet",
+                                     "packets sent (at a port without queues: from their arrival on)"),
+        "router_cells_out": column(S.rport, L.RP_CELLS_OUT, rport, "cell", "AAL5 cells sent by an ATM access point"),
+        "queue_packets_in": column(S.rq, L.Q_PKTS_IN, rq, "packet", "packets arriving at the queue"),
+        "queue_packets": column(S.rq, L.Q_PKTS, rq, "packet", "packets in the queue at the end"),
+        "max_queue_packets": column(S.rq, L.Q_MAX_PKTS, rq, "packet", "largest occupancy in packets"),
+        "max_queue_bytes": column(S.rq, L.Q_MAX_BYTES, rq, "byte", "largest occupancy in IP bytes"),
+        "queue_packets_dropped": Counter(("router_queue", "router_drop_reason"),
+                                         S.rq[:, list(L.ROUTER_DROP_COLUMNS)].copy(), "packet",
+                                         "packets dropped, by reason (RED's early drops: 'early')"),
     }
 
 
@@ -153,6 +186,8 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
             "source": np.arange(len(run.connections)),
             "port": compiled.port_names,
             "drop_reason": list(L.DROP_REASON_NAMES),
+            **({"router_port": compiled.router_ports, "router_queue": compiled.router_queues,
+                "router_drop_reason": list(L.ROUTER_DROP_NAMES)} if compiled.router_ports else {}),
         },
         attrs={
             "duration_s": run.duration_s,
@@ -180,7 +215,9 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         if ds.attrs["trace_truncated"]:
             warnings.warn(f"the TCP trace filled its {S.trace_t.size} records at t = {ds.trace_time.values[-1]:.3f} s "
                           "and stops there: raise TraceConfig.max_records or narrow start_s/stop_s", stacklevel=3)
-    if compiled.n_samples:
+    if compiled.n_samples and compiled.router_ports:
+        _add_packet_samples(ds, run, compiled)
+    elif compiled.n_samples:
         times = np.arange(compiled.n_samples) * compiled.sample_interval_ns / NS
         ds.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
         ds.coords["traced_port"] = compiled.traced_ports
@@ -213,3 +250,28 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         if ds.attrs["droplog_truncated"]:
             warnings.warn(f"the drop log filled its {S.droplog.shape[0]} records and stops there: raise "
                           "TraceConfig.max_records", stacklevel=3)
+
+
+def _add_packet_samples(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
+    """The sampled router queues and connections (``rsample``) on a ``sample_time`` coordinate."""
+    S = compiled.state
+    times = np.arange(compiled.n_samples) * compiled.sample_interval_ns / NS
+    n_queues = len(compiled.sampled_queues)
+    ds.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
+    ds.coords["sampled_queue"] = compiled.sampled_queues
+    ds["queue_bytes"] = _var(S.rsample[:, 0:2 * n_queues:2].copy(), ("sample_time", "sampled_queue"), "byte",
+                             "IP bytes in the router queue at the sampling instant")
+    ds["queue_packets_sampled"] = _var(S.rsample[:, 1:2 * n_queues:2].copy(), ("sample_time", "sampled_queue"),
+                                       "packet", "packets in the router queue at the sampling instant")
+    width = len(L.SAMPLED_CONNECTION_FIELDS)
+    per_source = S.rsample[:, 2 * n_queues:].reshape(compiled.n_samples, len(run.connections), width)
+    described = {
+        "measured_bytes": ("byte", f"cumulative TCP payload of the source sent by {compiled.bottleneck}"),
+        "snd_max": ("byte", "highest sequence number sent + 1 (the sequence number's growth)"),
+        "snd_una": ("byte", "lowest unacknowledged sequence number"),
+        "cwnd": ("byte", "congestion window"),
+    }
+    for i, name in enumerate(L.SAMPLED_CONNECTION_FIELDS):
+        units, description = described[name]
+        ds[f"sampled_{name}"] = _var(per_source[:, :, i].copy(), ("sample_time", "source"), units,
+                                     description + " at the sampling instant")

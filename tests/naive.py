@@ -12,6 +12,9 @@ Nothing here imports atmtcp: the tests compare the kernel against these.
   the goyal1998 4.2 packet rules plugged into the EPD skeleton for Selective Drop and FBA.
 - :class:`NaiveEspd`: cheon 3.3's ESPD pseudocode line by line, with the drop-list as a
   Python list in capture order and the drop timer as an expiry time.
+- :class:`NaiveRed`: Floyd and Jacobson's RED, their section 4 algorithm for each arriving packet.
+- :class:`NaiveRouterQueue`: a router's FIFO of whole packets with Drop-Tail or ewa 2.1's
+  Drop-from-Front, the packet at the head in service.
 """
 from __future__ import annotations
 
@@ -258,3 +261,77 @@ def run_naive(buffer: NaiveBuffer, events):
         else:
             out.append(buffer.arrive(ev[1], ev[2], ev[3]))
     return out
+
+
+class NaiveRed:
+    """Floyd and Jacobson, "Random Early Detection Gateways for Congestion Avoidance", section 4:
+
+    for each packet arrival: calculate the new average queue size avg: if the queue is nonempty
+    avg <- (1 - w_q) avg + w_q q, else m <- f(time - q_time), avg <- (1 - w_q)^m avg; if min_th <=
+    avg < max_th: increment count, p_b <- max_p (avg - min_th)/(max_th - min_th), p_a <- p_b/(1 -
+    count p_b), with probability p_a mark the packet and count <- 0; else if max_th <= avg: mark the
+    packet, count <- 0; else count <- -1. f is the idle time over a typical packet's transmission time.
+    """
+
+    def __init__(self, min_th, max_th, max_p, w_q, packet_time):
+        self.min_th, self.max_th, self.max_p, self.w_q, self.s = min_th, max_th, max_p, w_q, packet_time
+        self.avg = 0.0
+        self.count = -1
+
+    def arrive(self, q, idle_time, u) -> bool:
+        """A packet arrives at a queue of ``q`` packets (idle for ``idle_time`` if empty); ``u``
+        decides "with probability p_a". True: mark (drop) it."""
+        if q > 0:
+            self.avg = (1 - self.w_q) * self.avg + self.w_q * q
+        else:
+            self.avg = (1 - self.w_q) ** (idle_time / self.s) * self.avg
+        if self.min_th <= self.avg < self.max_th:
+            self.count += 1
+            p_b = self.max_p * (self.avg - self.min_th) / (self.max_th - self.min_th)
+            p_a = 1.0 if self.count * p_b >= 1 else p_b / (1 - self.count * p_b)
+            if u < p_a:
+                self.count = 0
+                return True
+            return False
+        if self.max_th <= self.avg:
+            self.count = 0
+            return True
+        self.count = -1
+        return False
+
+
+class NaiveRouterQueue:
+    """A FIFO of whole packets of ``sizes[flow]`` bytes with a capacity in bytes and in packets.
+
+    Drop-Tail (ewa 2): "the packet that arrives at a full buffer is dropped". Drop-from-Front (ewa
+    2.1): "when a packet arrives at a full queue, the packet stored at the head of the queue is
+    dropped. If service for the packet at the head of the queue has already started, the following
+    packet in the queue is dropped instead. The arriving packet is always accepted, using the space
+    freed by the dropped packet." The head is in service whenever the queue is not empty (the port
+    is never idle with a packet waiting).
+    """
+
+    def __init__(self, policy, cap_bytes, cap_packets, sizes):
+        self.policy, self.cap_bytes, self.cap_packets, self.sizes = policy, cap_bytes, cap_packets, sizes
+        self.queue = deque()   # (packet id, flow)
+        self.dropped = []      # (packet id, reason)
+
+    def _fits(self, size):
+        used = sum(self.sizes[f] for _, f in self.queue)
+        return used + size <= self.cap_bytes and len(self.queue) + 1 <= self.cap_packets
+
+    def arrive(self, packet, flow):
+        size = self.sizes[flow]
+        if self.policy == "drop_from_front":
+            while not self._fits(size) and len(self.queue) > 1:
+                victim = self.queue[1]   # the head is in service: the one after it
+                del self.queue[1]
+                self.dropped.append((victim[0], "front"))
+        if not self._fits(size):
+            self.dropped.append((packet, "overflow"))
+            return
+        self.queue.append((packet, flow))
+
+    def depart(self):
+        """The head's service ends."""
+        return self.queue.popleft()

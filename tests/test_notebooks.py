@@ -80,3 +80,17 @@ def test_cheon_notebook_runs_in_quick_mode(tmp_path):
         assert (paper / name).exists(), name
     assert "QUICK MODE" in (paper / "cheon.table1.md").read_text()
     assert "claims:" in (paper / "summary.rst").read_text()
+
+
+@pytest.mark.slow
+def test_ewa_notebook_runs_in_quick_mode(tmp_path):
+    """The ewa notebook runs its quick mode and writes every section 2 target, the claims and the comparison."""
+    figures = run_in_quick_mode("ewa", tmp_path)
+    paper = figures / "ewa"
+    names = [f"ewa.fig{n}.png" for n in range(2, 13)] + ["ewa.fig4.md", "ewa.fig4.csv", "ewa.tcp_sensitivity.png",
+                                                         "ewa.tcp_sensitivity.md"]
+    names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
+    for name in names:
+        assert (paper / name).exists(), name
+    assert "QUICK MODE" in (paper / "ewa.fig4.md").read_text()
+    assert "claims:" in (paper / "summary.rst").read_text()

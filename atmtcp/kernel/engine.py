@@ -1,12 +1,15 @@
 """The main loop: pop the earliest event, dispatch it, until the end time."""
 from .heap import heap_pop, heap_push, next_seq
-from .state import itab, ivec, T_CELL, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
+from .state import itab, ivec, T_APP, T_CELL, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
 from .jit import jit, jit_inline
 from .layout import (
-    C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
+    A_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
     E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
     G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_SEQ, G_STATUS, K_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
+    EV_ROUTER, EV_STOP, INFINITE,
 )
+from .applications import close_connection
+from .packets import packet_arrives, router_event, sample_packet_path
 from .held_ports import port_event
 from .ports import admit_cell, channel_pop, drain, free_record, release_packet_if_done, sample_ports
 from .unmanaged import unmanaged_state
@@ -17,8 +20,12 @@ from .tcp import (
 
 
 @jit
-def deliver_packet(S, v, k, t):
-    """A complete packet of VC ``v`` reaches its host's TCP."""
+def deliver_packet(S, v, hop, k, t):
+    """A complete packet of VC ``v`` reaches its host's TCP (``hop`` -1), or, on the packet path,
+    the router port of hop ``hop`` (:mod:`atmtcp.kernel.packets`)."""
+    if hop >= 0:
+        packet_arrives(S, v, hop, k, t)
+        return
     pkt = itab(S, T_PKT)
     vc = itab(S, T_VC)
     pkt[k, K_PENDING] = 0
@@ -28,6 +35,24 @@ def deliver_packet(S, v, k, t):
     else:
         receiver_input(S, c, k, t)
     release_packet_if_done(S, k)
+
+
+@jit
+def packet_path_or_close(S, kind, ident, t):
+    """A router port's event (EV_ROUTER) or a connection's close (EV_STOP): one call from
+    :func:`dispatch`, which is inlined into the main loop, so that the cell path's loop grows by one
+    branch only."""
+    if kind == EV_ROUTER:
+        router_event(S, ident, t)
+    else:
+        close_connection(S, ident, t)
+
+
+@jit
+def sample(S, i, t):
+    """Sample ``i``: the traced cell ports, then the packet path's queues and connections."""
+    sample_ports(S, i, t)
+    sample_packet_path(S, i, t)
 
 
 @jit_inline
@@ -44,21 +69,28 @@ def dispatch(S, kind, ident, t):
             delayed_ack_expires(S, ident, t)
     elif kind == EV_START:
         tcp_output(S, ident, t)
+    elif kind >= EV_ROUTER:
+        packet_path_or_close(S, kind, ident, t)
     elif kind == EV_SAMPLE:
-        sample_ports(S, ident, t)
+        sample(S, ident, t)
         if ident + 1 < g[G_NSAMPLES]:
             heap_push(S, t + g[G_SAMPLE_NS], next_seq(S), EV_SAMPLE, ident + 1)
 
 
 @jit
 def schedule_start(S):
-    """The first events of a fresh state: each connection's start, in connection order, then
-    the first sample of the traced ports. Scheduled here rather than from Python, so that a
-    process loads one compiled entry point (``run_until_end``) from numba's cache."""
+    """The first events of a fresh state: each connection's start, in connection order, the
+    close of those that close, then the first sample of the traced ports. Scheduled here rather
+    than from Python, so that a process loads one compiled entry point (``run_until_end``) from
+    numba's cache."""
     conn = itab(S, T_CONN)
     g = ivec(S, T_G)
+    app = itab(S, T_APP)
     for c in range(conn.shape[0]):
         heap_push(S, conn[c, C_START_NS], next_seq(S), EV_START, c)
+    for c in range(conn.shape[0]):
+        if app[c, A_STOP_NS] < INFINITE:
+            heap_push(S, app[c, A_STOP_NS], next_seq(S), EV_STOP, c)
     if g[G_NSAMPLES] > 0:
         heap_push(S, 0, next_seq(S), EV_SAMPLE, 0)
 
@@ -97,7 +129,7 @@ def run_until_end(owned):
             if idx >= 0:
                 admit_cell(S, v, hop, k, idx, t)
             else:
-                deliver_packet(S, v, k, t)
+                deliver_packet(S, v, hop, k, t)
         else:
             heap_pop(S)
             dispatch(S, kind, ident, t)

@@ -164,3 +164,67 @@ TR_CWND, TR_SSTHRESH, TR_SEQ_SENT, TR_ACK_RCVD, TR_TIMEOUT, TR_FAST_RETRANSMIT =
 TRACE_KIND_NAMES = ("cwnd", "ssthresh", "seq_sent", "ack_received", "timeout", "fast_retransmit")
 
 INFINITE = 1 << 62
+
+# --- the packet path: IP links, router ports, ATM access points (ewa) -------------------------------
+# A flow (one direction of a connection, a row of ``vc``) whose ``V_NHOPS`` is 0 crosses no cell port:
+# it travels as whole packets through router ports (:mod:`atmtcp.kernel.packets`), its hops in
+# ``flow_rport`` / ``flow_rq``, the channel and delay after each hop in ``vc_chan`` / ``vc_delay``.
+PACKET_ENTRY = -2
+"""``E_IDX`` of a channel entry that carries a whole packet to the router port of hop ``E_HOP``
+(a cell has its index >= 0 there, a delivery -1)."""
+
+# --- per flow, int64 table ``flow`` -----------------------------------------------------------------------
+FL_IP_BYTES, FL_PAYLOAD, FL_DROPPED, FL_MEASURED_BYTES, FL_NHOPS, FL_NFIELDS = range(6)
+# FL_IP_BYTES: the IP datagram (TCP payload + TCP/IP headers) a router buffers and an IP link sends;
+# FL_PAYLOAD: its TCP payload (0 for ACKs); FL_DROPPED: the flow's packets dropped at router ports;
+# FL_MEASURED_BYTES: TCP payload that left the measured port (RP_MEASURED); FL_NHOPS: router hops.
+
+# --- router output port, int64 table ``rport`` -----------------------------------------------------------
+(
+    RP_MODE, RP_PS_PER_BYTE, RP_CELL_NS, RP_CELL_GAP_NS, RP_FIRST_Q, RP_NQ,
+    RP_FREE_AT, RP_EVENT_AT, RP_SERVING, RP_RR,
+    RP_PKTS_IN, RP_PKTS_OUT, RP_BYTES_OUT, RP_CELLS_OUT, RP_MEASURED,
+    RP_NFIELDS,
+) = range(16)
+# RP_MODE: ROUTE_IP (a packet takes its bytes x RP_PS_PER_BYTE picoseconds) or ROUTE_ATM (AAL5: its
+# K_NCELLS cells, one every RP_CELL_GAP_NS >= RP_CELL_NS, the VC's rate). RP_NQ = 0: a lazy FIFO with
+# an infinite buffer (a departure is fixed on arrival, RP_FREE_AT is when the next packet may start);
+# else its queues are rows RP_FIRST_Q .. + RP_NQ of ``rq``, served by events (EV_ROUTER at
+# RP_EVENT_AT, -1 when idle): one per packet with one queue, one per cell slot with several (round
+# robin; RP_SERVING: the queue whose cell is on the link, -1 none; RP_RR: the last queue served).
+ROUTE_IP, ROUTE_ATM = range(2)
+
+# --- router queue (a VC's buffer at an access point, or a port's only FIFO), int64 table ``rq`` ------------
+(
+    Q_PORT, Q_POLICY, Q_CAP_BYTES, Q_CAP_PKTS, Q_BYTES, Q_PKTS, Q_MAX_BYTES, Q_MAX_PKTS,
+    Q_RING_BASE, Q_RING_CAP, Q_HEAD, Q_NEXT_CELL_AT, Q_CELLS_LEFT, Q_HEAD_STARTED,
+    Q_RED_COUNT, Q_IDLE_SINCE, Q_PKTS_IN, Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT, Q_SAMPLE_COL,
+    Q_NFIELDS,
+) = range(22)
+# Q_PKTS is also the ring's length (packets from Q_HEAD on). Q_HEAD_STARTED: when the head packet's
+# first cell (or first bit) went out, -1 before. Q_CELLS_LEFT: cells of the head not yet sent (round
+# robin). Q_SAMPLE_COL: 1 + the ``rsample`` column of its bytes (packets next to it), 0 if not sampled.
+ROUTER_DROP_COLUMNS = (Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT)
+ROUTER_DROP_NAMES = ("overflow", "early", "front")
+
+# --- router queue, float64 table ``rqf`` ---------------------------------------------------------------------
+QF_MIN_TH, QF_MAX_TH, QF_MAX_P, QF_WEIGHT, QF_AVG, QF_IDLE_PACKET_NS, QF_NFIELDS = range(7)
+# Floyd-Jacobson RED (packets): thresholds, max_p, the average's weight w_q, the average, and the
+# transmission time s of a typical packet, which paces the average's decay over an idle queue.
+
+# --- router drop policies ------------------------------------------------------------------------------------
+DROP_TAIL, DROP_FROM_FRONT, FLOYD_JACOBSON_RED = range(3)
+ROUTER_POLICY_NAMES = ("drop_tail", "drop_from_front", "red")
+
+# --- per connection, the application: int64 table ``app`` ---------------------------------------------------
+A_STOP_NS, A_SEND_LIMIT, A_SAMPLE_COL, A_NFIELDS = range(4)
+# A_STOP_NS: when the application closes (INFINITE: never); A_SEND_LIMIT: the sender sends no byte at
+# or above it (INFINITE while open, snd_max from the close on). A_SAMPLE_COL: 1 + the first of the
+# connection's ``rsample`` columns (SAMPLED_CONNECTION_FIELDS), 0 if not sampled.
+SAMPLED_CONNECTION_FIELDS = ("measured_bytes", "snd_max", "snd_una", "cwnd")
+"""The ``rsample`` columns of a sampled connection: TCP payload of its data past the measured
+router port, its highest byte sent + 1, its lowest unacknowledged byte, its cwnd (bytes)."""
+
+EV_ROUTER, EV_STOP = 16, 17
+"""Event kinds of the packet path (a router port's departure or cell slot) and of a connection's
+close. Numbered apart from the cell path's kinds (0-5) so that a kind added there cannot collide."""

@@ -54,6 +54,16 @@ TABLES = (
     ("qsample", np.int64, "int64[n_samples, n_traced_ports]: queue length at each sample time"),
     ("osample", np.int64, "int64[n_samples, n_traced_ports]: cumulative cells out at each sample"),
     ("loss", np.int64, "int64[n_conn, max losses]: segment numbers lost on first transmission"),
+    # the packet path (atmtcp.kernel.packets): empty tables in a run of cell ports only
+    ("app", np.int64, "int64[n_conn, A_NFIELDS]: the application: close time, send limit"),
+    ("flow", np.int64, "int64[n_vc or 0, FL_NFIELDS]: packet-path flows: sizes, drops, measured bytes"),
+    ("flow_rport", np.int64, "int64[n_vc or 0, max router hops]: router port of hop h (hop 0: the host's NIC)"),
+    ("flow_rq", np.int64, "int64[n_vc or 0, max router hops]: queue of hop h in rq, -1 at a lazy port"),
+    ("rport", np.int64, "int64[n_rport, RP_NFIELDS]: router output ports"),
+    ("rq", np.int64, "int64[n_rq, Q_NFIELDS]: router queues (a VC's buffer, or a port's FIFO)"),
+    ("rqf", np.float64, "float64[n_rq, QF_NFIELDS]: RED's parameters and average per queue"),
+    ("rq_ring", np.int64, "int64[sum of queue capacities, 2]: queued packet, flow << 8 | hop"),
+    ("rsample", np.int64, "int64[n_samples or 0, columns]: sampled router queues and connections"),
 )
 
 SimState = namedtuple("SimState", [name for name, _, _ in TABLES])

@@ -21,10 +21,10 @@ at ``t`` for ``n`` ticks expires at the ``n``-th tick boundary after ``t``.
 """
 from .aal5 import cells_for
 from .heap import heap_push, next_seq
-from .state import btab, ftab, fvec, itab, ivec, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
+from .state import btab, ftab, fvec, itab, ivec, T_APP, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
 from .jit import jit
 from .layout import (
-    C_ACK_COUNT, C_ACK_DELAY_NS, C_ACK_VC, C_ACKS_SENT, C_BYTES_SENT, C_DATA_VC, C_DELACK,
+    A_SEND_LIMIT, C_ACK_COUNT, C_ACK_DELAY_NS, C_ACK_VC, C_ACKS_SENT, C_BYTES_SENT, C_DATA_VC, C_DELACK,
     C_DELACK_DEADLINE, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_QUEUED, C_DUPACKS,
     C_FAST_RETRANSMITS, C_FLAVOR, C_GRAN_NS, C_HIGH_SACK, C_HOLE_PTR, C_IN_RECOVERY,
     C_INCREASE_N, C_INCREASE_RULE, C_LAST_RCVD_SEG, C_MAX_CWND, C_MSS, C_OOO_SEGS, C_PIPE,
@@ -37,7 +37,8 @@ from .layout import (
     RS_L0, RS_NBLK, RS_R0, SACK, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
     TR_SSTHRESH, TR_TIMEOUT, V_DATA_CELLS, V_HEADER_BYTES, VANILLA,
 )
-from .ports import alloc_packet, transmit_cells
+from .packets import transmit
+from .ports import alloc_packet
 
 SACKED = 1
 RETRANSMITTED = 2
@@ -244,7 +245,7 @@ def send_segment(S, c, seq, t):
         return
     k = alloc_packet(S, v, seq, 0, vc[v, V_DATA_CELLS])
     if k >= 0:
-        transmit_cells(S, v, k, t)
+        transmit(S, v, k, t)
 
 
 @jit
@@ -280,7 +281,7 @@ def sack_output(S, c, t):
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
-    limit = conn[c, C_SND_UNA] + conn[c, C_RCV_WND]
+    limit = min(conn[c, C_SND_UNA] + conn[c, C_RCV_WND], itab(S, T_APP)[c, A_SEND_LIMIT])
     while conn[c, C_PIPE] < connf[c, F_CWND]:
         seg = next_hole(S, c)
         if seg >= 0:
@@ -296,7 +297,9 @@ def sack_output(S, c, t):
 
 @jit
 def tcp_output(S, c, t):
-    """Send what the window allows: ``min(cwnd, advertised window)`` beyond ``snd_una``."""
+    """Send what the window allows: ``min(cwnd, advertised window)`` beyond ``snd_una``, and
+    nothing at or above the application's send limit once it has closed
+    (:mod:`atmtcp.kernel.applications`)."""
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     if t < conn[c, C_START_NS]:
@@ -306,7 +309,7 @@ def tcp_output(S, c, t):
         return
     mss = conn[c, C_MSS]
     window = min(int(connf[c, F_CWND]), conn[c, C_RCV_WND])
-    limit = conn[c, C_SND_UNA] + window
+    limit = min(conn[c, C_SND_UNA] + window, itab(S, T_APP)[c, A_SEND_LIMIT])  # a closed application sends no new data
     while conn[c, C_SND_NXT] + mss <= limit:
         nxt = conn[c, C_SND_NXT]
         conn[c, C_SND_NXT] = nxt + mss
@@ -629,7 +632,7 @@ def send_ack(S, c, t):
     conn[c, C_ACKS_SENT] += 1
     conn[c, C_DELACK_PENDING] = 0
     conn[c, C_DELACK_DEADLINE] = -1
-    transmit_cells(S, v, k, t + conn[c, C_ACK_DELAY_NS])
+    transmit(S, v, k, t + conn[c, C_ACK_DELAY_NS])
 
 
 @jit

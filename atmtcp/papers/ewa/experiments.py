@@ -1,0 +1,240 @@
+"""ewa, section 2: the targets ``ewa.fig2`` ... ``ewa.fig12`` of shared/REPRODUCTION.md, and one
+study of our own.
+
+- Figs. 2-4: connections 1, 2b and 3b on three VCs with per-VC queues at AAP-1 (``three_vc_point``):
+  sequence numbers and windows every millisecond, the average throughput of each connection.
+- Figs. 5-12: ten connections on one VC, 10 -> 5 -> 2 open, under Drop-Tail (5, 6),
+  Drop-from-Front (7, 8) and RED with max_p 0.02 (9, 10) and 0.05 (11, 12)
+  (``ten_connection_point``): L1's utilization per 250 ms and per phase, each connection's share,
+  sequence numbers and windows every 10 ms, AAP-1's buffer every 5 ms, packets dropped.
+  The even figures (utilization) are the same runs as the odd ones (sequence numbers).
+- ``ewa.tcp_sensitivity`` (not a figure of the paper): the four policies of Figs. 5-12, seed 0,
+  under TCP settings the paper leaves open: delayed ACKs, and 4.4BSD's congestion-avoidance
+  increase (cwnd += mss*mss/cwnd + mss/8 per ACK) instead of the one segment per RTT the paper
+  describes.
+
+Definitions (also in ``notebooks/ewa.ipynb``):
+
+- *Effective utilization of L1* in an interval (ewa 2: "The utilization of link L1, measured in
+  intervals of 250 milliseconds"; 4.1: "normalized to the maximum throughput that can be
+  achieved"): the TCP payload of the data packets that AAP-1 finished sending onto L1 in the
+  interval, over what the maximum TCP throughput over the AAL5 VC
+  (:func:`atmtcp.papers.ewa.scenario.max_tcp_throughput_mbps`) carries in that time. A
+  retransmission counts (it uses the link); the ATM network loses nothing, so every packet sent on
+  L1 reaches its receiver. A connection's utilization is its own part of that.
+- *Utilization of a phase*: the mean of its 250 ms intervals. *Fairness of a phase*: Jain's index
+  of the throughputs of the connections open in it; the *share ratio* of the last phase: the larger
+  of the two connections' throughputs over the smaller.
+"""
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ... import model as m
+from ...experiment import Experiment, grid
+from ...metrics import fairness_index
+from ...simulate import simulate
+from .scenario import (
+    CLOSE_S, DURATION_S, INTERVAL_S, MSS, N_CONNECTIONS, PHASES, POLICIES, THREE_VC_SOURCES,
+    max_tcp_throughput_mbps, ten_connection_run, three_vc_run,
+)
+
+SEEDS, QUICK_SEEDS = 10, 2
+"""Seed 0 is the paper's run (all connections open at t = 0); the others open them within 10 ms
+(:data:`atmtcp.papers.ewa.scenario.START_JITTER_S`) and draw RED differently."""
+TRACE_STEP_S = 0.01
+"""Sequence numbers and windows of Figs. 5-12 are kept every 10 ms."""
+SOURCE_LABELS_3VC = [src[1:] for src, _, _, _ in THREE_VC_SOURCES]   # "1", "2b", "3b"
+TCP_VARIANTS = {
+    # label: (congestion-avoidance increase, delayed ACKs)
+    "as the paper describes": ("float", False),
+    "delayed ACKs": ("float", True),
+    "4.4BSD increase": ("bsd", False),
+    "4.4BSD increase, delayed ACKs": ("bsd", True),
+}
+"""``ewa.tcp_sensitivity``'s TCP settings: ewa says congestion avoidance grows the window "at the
+rate of one segment per RTT" and says nothing of delayed ACKs (atmtcp acknowledges every segment);
+the others are what a BSD-derived TCP of the time did (ack every second segment, and the extra
+mss/8 per ACK of 4.4BSD's congestion avoidance)."""
+
+
+def seeds(quick: bool) -> list[int]:
+    return list(range(QUICK_SEEDS if quick else SEEDS))
+
+
+def _attrs(units: str, long_name: str) -> dict:
+    return {"units": units, "long_name": long_name}
+
+
+# --- reductions --------------------------------------------------------------------------------------------
+def interval_bytes(ds: xr.Dataset, interval_s: float = INTERVAL_S) -> tuple[np.ndarray, np.ndarray]:
+    """The end time of each ``interval_s`` interval and the TCP payload each source sent on L1 in it,
+    shape (interval, source), from the cumulative counts sampled at L1 (``sampled_measured_bytes``)."""
+    times = ds.sample_time.values
+    step = int(round(interval_s / (times[1] - times[0])))
+    cumulative = ds.sampled_measured_bytes.values[::step].astype(np.int64)
+    return times[::step][1:], np.diff(cumulative, axis=0)
+
+
+def utilization(ds: xr.Dataset, interval_s: float = INTERVAL_S) -> tuple[np.ndarray, np.ndarray]:
+    """``(end times, per source utilization)``: each source's payload per interval over what the
+    maximum TCP throughput carries in it (see the module docstring)."""
+    ends, sent = interval_bytes(ds, interval_s)
+    return ends, sent * 8 / (max_tcp_throughput_mbps() * 1e6 * interval_s)
+
+
+def phase_numbers(ends: np.ndarray, per_source: np.ndarray) -> dict[str, np.ndarray]:
+    """Per phase: L1's utilization (mean of its intervals), each source's throughput (Mbit/s of
+    payload on L1), Jain's fairness index of the open connections, and the share ratio of the two
+    leading connections (larger / smaller)."""
+    capacity = max_tcp_throughput_mbps()
+    util, throughput, fairness, ratio = [], [], [], []
+    for _, start, end in PHASES:
+        inside = (ends > start + 1e-9) & (ends <= end + 1e-9)
+        if not inside.any():   # a run shorter than the phases
+            util.append(np.nan), throughput.append(np.full(per_source.shape[1], np.nan))
+            fairness.append(np.nan), ratio.append(np.nan)
+            continue
+        util.append(per_source[inside].sum(1).mean())
+        shares = per_source[inside].mean(0)
+        throughput.append(shares * capacity)
+        open_ = [i for i in range(per_source.shape[1]) if CLOSE_S.get(i, np.inf) > start]
+        fairness.append(fairness_index(shares[open_]))
+        top = np.sort(shares[open_])[::-1][:2]
+        ratio.append(top[0] / top[1] if top[1] > 0 else np.inf)
+    return {"utilization": np.array(util), "throughput": np.array(throughput),
+            "fairness": np.array(fairness), "ratio": np.array(ratio)}
+
+
+def summarize_ten(ds: xr.Dataset, run: m.Run) -> xr.Dataset:
+    """One run of Figs. 5-12 reduced to what the figures and claims read (module docstring)."""
+    ends, per_source = utilization(ds)
+    phases = phase_numbers(ends, per_source)
+    step = int(round(TRACE_STEP_S / run.trace.sample_interval_s))
+    times = ds.sample_time.values
+    sources = np.arange(1, N_CONNECTIONS + 1)
+    drops = ds.queue_packets_dropped.sum("router_queue")
+    out = xr.Dataset({
+        "utilization": ("interval", per_source.sum(1), _attrs("1", "effective utilization of L1 per 250 ms")),
+        "source_utilization": (("interval", "source"), per_source,
+                               _attrs("1", "each connection's part of L1's effective utilization per 250 ms")),
+        "utilization_phase": ("phase", phases["utilization"], _attrs("1", "L1's effective utilization, mean of the phase")),
+        "throughput_phase": (("phase", "source"), phases["throughput"],
+                             _attrs("Mbit/s", "each connection's TCP payload on L1 in the phase")),
+        "fairness_phase": ("phase", phases["fairness"],
+                           _attrs("1", "Jain's index of the throughputs of the connections open in the phase")),
+        "share_ratio_phase": ("phase", phases["ratio"],
+                              _attrs("1", "the largest throughput of the phase over the second largest")),
+        "seq_packets": (("time", "source"), ds.sampled_snd_max.values[::step] / MSS,
+                        _attrs("packet", "highest sequence number sent, in segments")),
+        "cwnd": (("time", "source"), ds.sampled_cwnd.values[::step],
+                 {**_attrs("byte", "congestion window"), "interpolation": "previous"}),
+        "queue_bytes": ("sample_time", ds.queue_bytes.values[:, 0], _attrs("byte", "IP bytes in AAP-1's buffer")),
+        "queue_packets": ("sample_time", ds.queue_packets_sampled.values[:, 0], _attrs("packet", "packets in AAP-1's buffer")),
+        "packets_dropped": ("source", ds.packets_dropped_by_source.values, _attrs("packet", "data packets dropped at AAP-1")),
+        "timeouts": ("source", ds.timeouts.values, _attrs("1", "retransmission timeouts")),
+        "fast_retransmits": ("source", ds.fast_retransmits.values, _attrs("1", "fast retransmits")),
+        "drops_by_reason": ("router_drop_reason", drops.values, _attrs("packet", "packets dropped at AAP-1, by reason")),
+        "goodput_mbps": ("source", ds.goodput_bps.values / 1e6, _attrs("Mbit/s", "in-order bytes delivered x 8 / 20 s")),
+    }, coords={
+        "interval": ("interval", ends, _attrs("s", "end of the 250 ms interval")),
+        "source": ("source", sources, _attrs("1", "connection (1-10)")),
+        "phase": [name for name, _, _ in PHASES],
+        "time": ("time", times[::step], _attrs("s", "simulated time")),
+        "sample_time": ("sample_time", times, _attrs("s", "sampling instant")),
+        "router_drop_reason": ds.router_drop_reason.values,
+    })
+    out["max_tcp_throughput_mbps"] = xr.DataArray(max_tcp_throughput_mbps(), attrs=_attrs(
+        "Mbit/s", "maximum TCP throughput over the AAL5 VC: utilization's denominator"))
+    return out
+
+
+def ten_connection_point(target: str, increase: str = "float", delayed_ack: bool = False):
+    def run_point(point: dict, quick: bool) -> xr.Dataset:
+        run = ten_connection_run(target, point["seed"], increase, delayed_ack)
+        return summarize_ten(simulate(run), run)
+    return run_point
+
+
+def summarize_three_vc(ds: xr.Dataset, run: m.Run) -> xr.Dataset:
+    """One run of Figs. 2-4: sequence numbers, windows and each VC's queue every millisecond, and
+    each connection's average effective throughput (in-order bytes delivered over the run)."""
+    times = ds.sample_time.values
+    out = xr.Dataset({
+        "seq_packets": (("time", "source"), ds.sampled_snd_max.values / MSS,
+                        _attrs("packet", "highest sequence number sent, in segments")),
+        "cwnd": (("time", "source"), ds.sampled_cwnd.values, {**_attrs("byte", "congestion window"),
+                                                              "interpolation": "previous"}),
+        "queue_bytes": (("time", "vc"), ds.queue_bytes.values, _attrs("byte", "IP bytes in the VC's queue at AAP-1")),
+        "throughput_mbps": ("source", ds.goodput_bps.values / 1e6,
+                            _attrs("Mbit/s", "average effective throughput: in-order bytes delivered x 8 / duration")),
+        "timeouts": ("source", ds.timeouts.values, _attrs("1", "retransmission timeouts (each a new slow start)")),
+        "fast_retransmits": ("source", ds.fast_retransmits.values, _attrs("1", "fast retransmits")),
+        "packets_dropped": ("source", ds.packets_dropped_by_source.values,
+                            _attrs("packet", "data packets dropped at AAP-1")),
+        "ip_delay_us": ("source", [1e6 * d for _, d, _, _ in THREE_VC_SOURCES],
+                        _attrs("us", "one-way delay of the source's link in IP network 1")),
+    }, coords={
+        "time": ("time", times, _attrs("s", "simulated time")),
+        "source": ("source", SOURCE_LABELS_3VC, _attrs("1", "connection")),
+        "vc": ("vc", [q.split(":")[1] for q in ds.sampled_queue.values], _attrs("1", "the VC's far AAP")),
+    })
+    return out
+
+
+def three_vc_point(point: dict, quick: bool) -> xr.Dataset:
+    run = three_vc_run(point["seed"])
+    return summarize_three_vc(simulate(run), run)
+
+
+SENSITIVITY_POLICIES = {"drop_tail": "ewa.fig5", "drop_from_front": "ewa.fig7", "red_0.02": "ewa.fig9",
+                        "red_0.05": "ewa.fig11"}
+"""``ewa.tcp_sensitivity``'s policy axis: its name -> the target whose AAP-1 it uses."""
+
+
+def sensitivity_points(quick: bool) -> list[dict]:
+    variants = list(TCP_VARIANTS)
+    return grid(policy=list(SENSITIVITY_POLICIES), tcp=variants[::2] if quick else variants)
+
+
+def sensitivity_point(point: dict, quick: bool) -> xr.Dataset:
+    increase, delayed_ack = TCP_VARIANTS[point["tcp"]]
+    run = ten_connection_run(SENSITIVITY_POLICIES[point["policy"]], 0, increase, delayed_ack)
+    ds = summarize_ten(simulate(run), run)
+    return ds[["utilization_phase", "fairness_phase", "share_ratio_phase", "timeouts", "fast_retransmits",
+               "packets_dropped"]]
+
+
+def parameters(quick: bool) -> dict:
+    """The fixed parameters of every ewa run, as netCDF attributes."""
+    return {"mss_bytes": MSS, "duration_s": DURATION_S, "interval_s": INTERVAL_S,
+            "seeds": len(seeds(quick)), "max_tcp_throughput_mbps": max_tcp_throughput_mbps()}
+
+
+def _copy_of(parent: str):
+    return lambda parents: parents[parent].copy()
+
+
+def _seed_points(quick: bool) -> list[dict]:
+    return grid(seed=seeds(quick))
+
+
+UTILIZATION_FIGURES = {"ewa.fig6": "ewa.fig5", "ewa.fig8": "ewa.fig7", "ewa.fig10": "ewa.fig9", "ewa.fig12": "ewa.fig11"}
+
+EXPERIMENTS = [
+    Experiment("ewa.fig2", "Three connections on three VCs, per-VC queueing, Drop-Tail: sequence numbers",
+               _seed_points, three_vc_point, parameters=parameters),
+    Experiment("ewa.fig3", "Congestion windows of one long (1) and the short (3b) connection",
+               parents=("ewa.fig2",), derive=_copy_of("ewa.fig2")),
+    Experiment("ewa.fig4", "Average effective throughput per connection",
+               parents=("ewa.fig2",), derive=_copy_of("ewa.fig2")),
+    *(experiment for util, target in UTILIZATION_FIGURES.items() for experiment in (
+        Experiment(target, f"Ten connections on one VC, 10 -> 5 -> 2, {POLICIES[target][0]}: sequence numbers",
+                   _seed_points, ten_connection_point(target), parameters=parameters),
+        Experiment(util, f"Effective utilization of L1 per 250 ms, {POLICIES[target][0]}",
+                   parents=(target,), derive=_copy_of(target)))),
+    Experiment("ewa.tcp_sensitivity", "Figs. 5-12's utilization under TCP settings the paper leaves open",
+               sensitivity_points, sensitivity_point, parameters=parameters,
+               notes="variants: atmtcp.papers.ewa.experiments.TCP_VARIANTS; seed 0"),
+]

@@ -1,0 +1,254 @@
+"""ewa's figures and tables (section 2), drawn from the experiments' Datasets (``notebooks/ewa.ipynb``).
+
+Each function returns a matplotlib Figure or a pandas DataFrame; saving is
+:func:`atmtcp.figures.save_figure` / :func:`atmtcp.figures.save_table`. Figures show seed 0, the
+paper's run; where a number is shown, the spread over the seeds is beside it.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .claims import paper_utilization
+from .scenario import BUFFER_BYTES, PHASES, POLICIES
+
+PHASE_EDGES = [start for _, start, _ in PHASES[1:]]
+
+
+def _phase_lines(ax):
+    for edge in PHASE_EDGES:
+        ax.axvline(edge, color="0.5", lw=0.6, ls=":")
+
+
+# --- Figs. 2-4: three VCs --------------------------------------------------------------------------------------
+def _sequence_panel(ax, run: xr.Dataset, keep):
+    colors = plt.cm.tab10(np.arange(run.sizes["source"]))
+    styles = ("-", "--", ":")
+    for i, source in enumerate(run.source.values):
+        ax.plot(run.time.values[keep], run.seq_packets.sel(source=source).values[keep] / 1000, lw=0.9,
+                color=colors[i], ls=styles[i % 3] if run.sizes["source"] <= 3 else "-", label=str(source))
+    ax.set_ylabel("sequence number (1000 segments)")
+
+
+def sequence_figure(ds: xr.Dataset, title: str, with_buffer: bool = False, zoom_s: float | None = None):
+    """ewa Figs. 2, 5, 7, 9, 11: the highest sequence number each connection has sent (in segments)
+    against time, seed 0; with ``with_buffer`` a second panel shows AAP-1's buffer (packets), with
+    ``zoom_s`` a second panel shows the first ``zoom_s`` seconds."""
+    run = ds.sel(seed=0)
+    rows = 2 if with_buffer or zoom_s else 1
+    fig, axes = plt.subplots(rows, 1, figsize=(7, 3.4 * rows), sharex=bool(with_buffer), squeeze=False,
+                             gridspec_kw={"height_ratios": [3, 2][:rows]})
+    ax = axes[0][0]
+    _sequence_panel(ax, run, slice(None))
+    ax.legend(title="connection", fontsize=7, ncol=2 if run.sizes["source"] > 5 else 1, loc="upper left")
+    if with_buffer:
+        _phase_lines(ax)
+        low = axes[1][0]
+        low.plot(run.sample_time.values, run.queue_packets.values, lw=0.4, color="tab:blue")
+        low.set_ylabel("AAP-1 buffer (packets)")
+        _phase_lines(low)
+    elif zoom_s:
+        _sequence_panel(axes[1][0], run, run.time.values <= zoom_s)
+        axes[1][0].set_title(f"the first {zoom_s:g} s", fontsize=9)
+        axes[0][0].set_xlabel("time (s)")
+    axes[-1][0].set_xlabel("time (s)")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def windows_figure(ds: xr.Dataset, title: str, sources=("1", "3b"), zoom_s: float = 2.0):
+    """ewa Fig. 3: the congestion windows of one long (1) and the short (3b) connection, seed 0:
+    the whole run, and its first ``zoom_s`` seconds."""
+    run = ds.sel(seed=0)
+    fig, axes = plt.subplots(2, 1, figsize=(7, 5.2))
+    for ax, span in zip(axes, (None, zoom_s)):
+        keep = slice(None) if span is None else run.time.values <= span
+        for source, color in zip(sources, ("tab:blue", "tab:orange")):
+            ax.step(run.time.values[keep], run.cwnd.sel(source=source).values[keep] / 1024, where="post", lw=0.7,
+                    color=color, label=f"connection {source}")
+        ax.set_ylabel("cwnd (KB)")
+    axes[0].legend(fontsize=8, loc="upper right")
+    axes[1].set_xlabel("time (s)")
+    axes[1].set_title(f"the first {zoom_s:g} s", fontsize=9)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def throughput_table(ds: xr.Dataset) -> pd.DataFrame:
+    """ewa Fig. 4 as a table: each connection's average effective throughput (mean and standard
+    deviation over seeds, seed 0), its timeouts, fast retransmits and packets lost (mean over seeds)."""
+    mean = lambda name: ds[name].mean("seed").values  # noqa: E731
+    return pd.DataFrame({
+        "one-way IP delay (us)": ds.ip_delay_us.isel(seed=0).values,
+        "throughput (Mbit/s), mean": mean("throughput_mbps"),
+        "sd over seeds": ds.throughput_mbps.std("seed", ddof=1).values if ds.sizes["seed"] > 1 else np.nan,
+        "seed 0": ds.throughput_mbps.sel(seed=0).values,
+        "timeouts": mean("timeouts"),
+        "fast retransmits": mean("fast_retransmits"),
+        "packets dropped": mean("packets_dropped"),
+    }, index=pd.Index([f"connection {s}" for s in ds.source.values], name="connection"))
+
+
+def throughput_figure(ds: xr.Dataset, title: str):
+    """ewa Fig. 4: average effective throughput per connection (mean over seeds, standard deviation
+    as error bars, seed 0 as a dot)."""
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    x = np.arange(ds.sizes["source"])
+    sd = ds.throughput_mbps.std("seed", ddof=1).values if ds.sizes["seed"] > 1 else None
+    ax.bar(x, ds.throughput_mbps.mean("seed").values, 0.6, yerr=sd, capsize=4, color="tab:blue",
+           label=f"mean of {ds.sizes['seed']} seeds (± sd)")
+    ax.plot(x, ds.throughput_mbps.sel(seed=0).values, "o", color="k", ms=4, label="seed 0")
+    ax.set_xticks(x, [f"connection {s}" for s in ds.source.values])
+    ax.set_ylabel("average effective throughput (Mbit/s)")
+    ax.legend(fontsize=8, loc="lower right")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def buffer_start_figure(ds: xr.Dataset, title: str, span_s: float = 2.0):
+    """AAP-1's buffer (packets) in the first ``span_s`` seconds of a ten-connection run, seed 0, with
+    the buffer's size: where the excess of the windows over the pipe waits (ewa 2)."""
+    run = ds.sel(seed=0)
+    keep = run.sample_time.values <= span_s
+    fig, ax = plt.subplots(figsize=(7, 2.8))
+    ax.plot(run.sample_time.values[keep], run.queue_packets.values[keep], lw=0.7, color="tab:blue")
+    ax.axhline(BUFFER_BYTES / 1540, color="tab:red", lw=0.7, ls="--")
+    ax.text(span_s, BUFFER_BYTES / 1540, " 200 KB", va="center", fontsize=8, color="tab:red")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("packets in AAP-1's buffer")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
+# --- Figs. 6, 8, 10, 12: utilization per 250 ms ---------------------------------------------------------------------
+def utilization_figure(ds: xr.Dataset, title: str, target: str | None = None):
+    """ewa Figs. 6, 8, 10, 12: L1's effective utilization per 250 ms, seed 0, with the range over the
+    seeds shaded, each phase's mean (solid) and, where the text gives it, the paper's (dashed)."""
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    ends = ds.interval.values
+    ax.fill_between(ends, ds.utilization.min("seed"), ds.utilization.max("seed"), step="pre", color="tab:blue",
+                    alpha=0.2, lw=0, label=f"range over {ds.sizes['seed']} seeds")
+    ax.step(ends, ds.utilization.sel(seed=0).values, where="pre", lw=0.9, color="tab:blue", label="seed 0")
+    paper = paper_utilization(target) if target else {}
+    for name, start, end in PHASES:
+        mean = float(ds.utilization_phase.sel(phase=name).mean())
+        ax.hlines(mean, start, end, color="tab:blue", lw=2)
+        ax.text((start + end) / 2, min(mean + 0.03, 1.05), f"{mean:.2f}", ha="center", fontsize=8, color="tab:blue")
+        if name in paper:
+            ax.hlines(paper[name], start, end, color="tab:red", lw=2, ls="--",
+                      label="paper (text)" if name == PHASES[0][0] else None)
+    _phase_lines(ax)
+    ax.set_ylim(0, 1.1)
+    ax.set_xlim(0, ends[-1])
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("effective utilization of L1")
+    ax.legend(fontsize=8, loc="lower left")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def phase_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
+    """Per policy and phase: the paper's utilization of L1 (where the text gives one), ours (mean and
+    standard deviation over seeds, and seed 0), Jain's fairness index and the last phase's share ratio."""
+    rows = []
+    for target, (label, _, _) in POLICIES.items():
+        ds = data[target]
+        paper = paper_utilization(f"ewa.fig{int(target.split('fig')[1]) + 1}")
+        for name, _, _ in PHASES:
+            u = ds.utilization_phase.sel(phase=name)
+            rows.append({"policy": label, "phase": name, "paper": paper.get(name, np.nan),
+                         "utilization": float(u.mean()), "sd": float(u.std(ddof=1)) if u.size > 1 else np.nan,
+                         "seed 0": float(u.sel(seed=0)),
+                         "fairness": float(ds.fairness_phase.sel(phase=name).mean()),
+                         "share ratio": float(ds.share_ratio_phase.sel(phase=name).mean())})
+    return pd.DataFrame(rows).set_index(["policy", "phase"])
+
+
+def connection_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
+    """Each connection's throughput (Mbit/s of TCP payload on L1, mean over seeds) per policy and phase;
+    connections closed in a phase are left out."""
+    frames = []
+    for target, (label, _, _) in POLICIES.items():
+        thr = data[target].throughput_phase.mean("seed").to_pandas()
+        thr.index = pd.MultiIndex.from_product([[label], thr.index], names=["policy", "phase"])
+        frames.append(thr)
+    table = pd.concat(frames).round(1)
+    table.columns = [f"conn {c}" for c in table.columns]
+    for phase, closed_from in (("10-15 s", 5), ("15-20 s", 2)):
+        table.loc[(slice(None), phase), table.columns[closed_from:]] = np.nan
+    return table
+
+
+# --- our TCP study ----------------------------------------------------------------------------------------------------
+def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
+    """``ewa.tcp_sensitivity`` (seed 0): for each policy and TCP setting, L1's utilization per phase
+    beside the paper's where the text gives it, the last phase's share ratio and the timeouts of all
+    ten connections."""
+    paper = {"drop_tail": paper_utilization("ewa.fig6"), "drop_from_front": paper_utilization("ewa.fig8")}
+    rows = []
+    for policy in ds.policy.values:
+        at = ds.sel(policy=policy)
+        quantities = [(f"utilization {name}", paper.get(policy, {}).get(name, np.nan),
+                       at.utilization_phase.sel(phase=name)) for name, _, _ in PHASES]
+        quantities += [("share ratio 15-20 s", np.nan, at.share_ratio_phase.sel(phase="15-20 s")),
+                       ("timeouts", np.nan, at.timeouts.sum("source"))]
+        for quantity, from_paper, values in quantities:
+            rows.append({"policy": policy, "quantity": quantity, "paper": from_paper,
+                         **{tcp: float(values.sel(tcp=tcp)) for tcp in ds.tcp.values}})
+    return pd.DataFrame(rows).set_index(["policy", "quantity"])
+
+
+def sensitivity_figure(ds: xr.Dataset, title: str):
+    """``ewa.tcp_sensitivity`` as bars: per policy and phase, L1's utilization under each TCP setting,
+    the paper's as a red mark."""
+    table = sensitivity_table(ds)
+    table = table[table.index.get_level_values("quantity").str.startswith("utilization")]
+    table.index = table.index.set_levels(table.index.levels[1].str.replace("utilization ", ""), level=1)
+    policies = list(ds.policy.values)
+    fig, axes = plt.subplots(1, len(policies), figsize=(3.0 * len(policies), 3.4), sharey=True, squeeze=False)
+    variants = list(ds.tcp.values)
+    width = 0.8 / len(variants)
+    for ax, policy in zip(axes[0], policies):
+        part = table.loc[policy]
+        x = np.arange(len(part))
+        for j, tcp in enumerate(variants):
+            ax.bar(x - 0.4 + (j + 0.5) * width, part[tcp].values, width, label=tcp, color=plt.cm.tab10(j))
+        ax.plot(x, part["paper"].values, "_", color="k", ms=22, mew=2.5, label="paper (text)")
+        ax.set_xticks(x, part.index, fontsize=8)
+        ax.set_title(policy.replace("_", " "), fontsize=9)
+        ax.set_ylim(0, 1.1)
+    axes[0][0].set_ylabel("effective utilization of L1")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=len(labels), frameon=False)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+# --- the report -----------------------------------------------------------------------------------------------------
+def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str], phases: pd.DataFrame,
+                   quick: bool) -> str:
+    """reStructuredText for the HTML report's front page: the targets, the claims, and L1's
+    utilization per phase beside the paper's."""
+    from ...figures import QUICK_STAMP, rst_table
+    passed = int(verdicts.passed.sum())
+    failing = ", ".join(verdicts.claim[~verdicts.passed.astype(bool)])
+    compared = comparison[comparison.status == "compared"]
+    lines = ["ewa", "---", ""]
+    if quick:
+        lines += [f"**{QUICK_STAMP}**", ""]
+    lines += [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
+              f"* claims: {passed} of {len(verdicts)} pass" + (f"; failing: {failing}" if failing else ""),
+              f"* paper numbers compared: {len(compared)}, mean absolute difference "
+              f"{compared.difference.abs().mean():.3f}", ""]
+    lines += rst_table("L1's effective utilization per phase: paper and atmtcp (mean over seeds)",
+                       phases[["paper", "utilization", "sd", "fairness"]].round(3))
+    return "\n".join(lines) + "\n"

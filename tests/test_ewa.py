@@ -1,0 +1,132 @@
+"""ewa's section 2 experiments: the paper's settings, Fig. 1 as read, the reductions (utilization per
+250 ms and per phase), a short end-to-end run, and the claims' arithmetic."""
+import numpy as np
+import pytest
+import xarray as xr
+
+import atmtcp
+from atmtcp.compiler import compile_run
+from atmtcp.experiments import EXPERIMENTS
+from atmtcp.papers.ewa import experiments as ewa
+from atmtcp.papers.ewa import scenario
+from atmtcp.reference import PARAMETER_PREFIX, load_reference
+
+
+def test_every_section_2_target_is_an_experiment():
+    ids = {t for t in EXPERIMENTS if t.startswith("ewa.")}
+    assert ids == {f"ewa.fig{n}" for n in range(2, 13)} | {"ewa.tcp_sensitivity"}
+
+
+def paper_settings() -> dict[str, float]:
+    """Our value of every ``parameter_*`` row of data/reference/ewa.csv, from the scenario module."""
+    run = scenario.ten_connection_run("ewa.fig5", 0)
+    red = scenario.aap1_port("ewa.fig9")
+    delays = {l.a: l.delay_s for l in scenario.three_vc_run(0).network.links}
+    return {
+        "link_rate_mbps": round(run.network.links[0].rate_bps / 1e6),
+        "mss_bytes": scenario.MSS,
+        "delay_1_ms": 1e3 * delays["S1"], "delay_2b_ms": 1e3 * delays["S2b"], "delay_3b_us": 1e6 * delays["S3b"],
+        "per_vc_buffer_kb": scenario.PER_VC_BUFFER_BYTES / 1024,
+        "receiver_window_kb": run.connections[0].tcp.rcv_wnd / 1024,
+        "l1_delay_ms": 1e3 * next(l.delay_s for l in run.network.links if (l.a, l.b) == ("AAP1", "ATM")),
+        "ip_delay_ms": 1e3 * next(l.delay_s for l in run.network.links if l.a == "S1"),
+        "buffer_kb": scenario.aap1_port("ewa.fig5").buffer_bytes / 1024,
+        "initial_ssthresh_kb": run.connections[0].tcp.initial_ssthresh / 1024,
+        "granularity_ms": 1e3 * run.connections[0].tcp.granularity_s,
+        "interval_ms": 1e3 * scenario.INTERVAL_S,
+        "close_10s_connections": sum(c.stop_s == 10.0 for c in run.connections),
+        "close_15s_connections": sum(c.stop_s == 15.0 for c in run.connections),
+        "red_min_th_packets": red.policy.min_th, "red_max_th_packets": red.policy.max_th,
+        "red_buffer_packets": red.buffer_packets,
+    }
+
+
+def test_every_setting_of_the_paper_is_the_scenarios():
+    """Each ``parameter_*`` number of data/reference/ewa.csv is what atmtcp.papers.ewa.scenario runs."""
+    ref = load_reference("ewa")
+    ours = paper_settings()
+    for row in ref[ref.metric.str.startswith(PARAMETER_PREFIX)].itertuples():
+        name = row.metric[len(PARAMETER_PREFIX):]
+        if name == "red_max_p":
+            assert scenario.aap1_port(row.target).policy.max_p == row.value
+            continue
+        assert ours[name] == pytest.approx(row.value, rel=0.01), name
+
+
+def test_closes_and_phases():
+    """ewa 2: connections 6-10 close at 10 s, 3-5 at 15 s, 1-2 stay to the end (20 s)."""
+    run = scenario.ten_connection_run("ewa.fig5", 0)
+    assert [c.stop_s for c in run.connections] == [None] * 2 + [15.0] * 3 + [10.0] * 5
+    assert all(c.start_s == 0.0 for c in run.connections)
+    jittered = scenario.ten_connection_run("ewa.fig5", 3)
+    assert len({c.start_s for c in jittered.connections}) == 10
+    assert max(c.start_s for c in jittered.connections) < scenario.START_JITTER_S
+
+
+def test_fig1_reading_gives_the_papers_round_trip():
+    """ewa 4.1: "giving rise to 11 milliseconds of round-trip delay"; the AAP-1 - source loop 1 ms."""
+    net = scenario.ten_connection_run("ewa.fig5", 0).network
+    delay = {frozenset((l.a, l.b)): l.delay_s for l in net.links}
+    one_way = delay[frozenset(("S1", "AAP1"))] + delay[frozenset(("AAP1", "ATM"))] + \
+        delay[frozenset(("ATM", "AAP2"))] + delay[frozenset(("AAP2", "D1"))]
+    assert 2 * one_way == pytest.approx(11e-3)
+    assert 2 * delay[frozenset(("S1", "AAP1"))] == pytest.approx(1e-3)
+
+
+def test_three_vcs_leave_aap1_on_separate_queues():
+    """ewa 2: connections to different IP networks use separate VCs, each with its own 64 KB queue."""
+    compiled = compile_run(scenario.three_vc_run(0))
+    assert compiled.router_queues == ["AAP1->ATM:AAP2", "AAP1->ATM:AAP3", "AAP1->ATM:AAP4"]
+    assert compiled.bottleneck == "AAP1->ATM"
+
+
+def test_ten_connections_share_one_vc():
+    compiled = compile_run(scenario.ten_connection_run("ewa.fig5", 0))
+    assert compiled.router_queues == ["AAP1->ATM"]
+
+
+def test_max_tcp_throughput():
+    """1500 bytes per 33 cells of 53 bytes at 155.52 Mbit/s: 133.4 Mbit/s (the paper: about 135)."""
+    assert scenario.cells_per_segment() == 33
+    assert scenario.max_tcp_throughput_mbps() == pytest.approx(155.52 * 1500 / (33 * 53))
+
+
+def synthetic(rate_fraction, n=2, sample_s=0.005, duration=20.0):
+    """A Dataset as simulate() labels it, each source sending ``rate_fraction[i]`` of the maximum."""
+    times = np.arange(0, duration + sample_s / 2, sample_s)
+    rate = scenario.max_tcp_throughput_mbps() * 1e6 / 8
+    cumulative = np.outer(times, np.asarray(rate_fraction) * rate).round().astype(np.int64)
+    return xr.Dataset({"sampled_measured_bytes": (("sample_time", "source"), cumulative)},
+                      coords={"sample_time": times})
+
+
+def test_utilization_is_payload_over_the_maximum_per_interval():
+    """ewa 2 and 4.1: utilization per 250 ms, normalized to the maximum TCP throughput."""
+    ends, per_source = ewa.utilization(synthetic([0.3] * 10))
+    assert ends[0] == pytest.approx(0.25) and len(ends) == 80
+    np.testing.assert_allclose(per_source.sum(1), 3.0, rtol=1e-6)
+    np.testing.assert_allclose(per_source, 0.3, rtol=1e-6)
+
+
+def test_phase_numbers():
+    """Per phase: the mean utilization, Jain's index of the open connections, the share ratio."""
+    shares = [0.2, 0.1] + [0.1] * 8
+    phases = ewa.phase_numbers(*ewa.utilization(synthetic(shares)))
+    np.testing.assert_allclose(phases["utilization"], 1.1, rtol=1e-6)
+    np.testing.assert_allclose(phases["ratio"], 2.0, rtol=1e-6)
+    assert phases["fairness"][2] == pytest.approx(0.9, rel=1e-6)   # (0.3)^2 / (2 x 0.05)
+    assert phases["throughput"].shape == (3, 10)
+
+
+def test_ten_connection_run_short():
+    """A shortened Drop-Tail run: every 250 ms utilization in [0, 1] (up to one packet and the cell
+    time's rounding), the closed connections silent after their close plus a round trip."""
+    run = scenario.ten_connection_run("ewa.fig5", 0, duration_s=20.0)
+    run = atmtcp.model.Run(run.network, run.connections, 11.0, run.seed, run.aal5, run.trace)
+    ds = ewa.summarize_ten(atmtcp.simulate(run), run)
+    one_packet = 1 / (0.25 * scenario.max_tcp_throughput_mbps() * 1e6 / 8 / 1500)
+    assert float(ds.utilization.max()) <= 1 + one_packet + 2e-4
+    assert float(ds.utilization.min()) >= 0
+    late = ds.source_utilization.sel(interval=slice(10.5, None), source=slice(6, 10))
+    assert float(late.max()) == 0.0
+    assert ds.utilization_phase.sel(phase="0-10 s") > 0.5
