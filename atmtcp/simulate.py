@@ -209,6 +209,8 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
                                  ("drop",), "1", "1 if the cell belonged to an ACK")
         ds["drop_reason_code"] = _var(log[:, 3].copy(), ("drop",), "1",
                                       "index into the drop_reason coordinate")
+        ds["drop_seq"] = _var(log[:, 4].copy(), ("drop",), "byte",
+                              "sequence number of the dropped cell's segment (an ACK's cell: its ACK number)")
         ds.attrs["droplog_truncated"] = int(S.g[L.G_DROPLOG_TRUNCATED])
         if ds.attrs["droplog_truncated"]:
             warnings.warn(f"the drop log filled its {S.droplog.shape[0]} records and stops there: raise "
