@@ -112,6 +112,7 @@ def counters(run: m.Run, compiled: Compiled) -> dict[str, Counter]:
         "retransmissions": column(conn, L.C_RETRANSMITS, src, "1", "segments sent again"),
         "timeouts": column(conn, L.C_TIMEOUTS, src, "1", "retransmission timeouts"),
         "fast_retransmits": column(conn, L.C_FAST_RETRANSMITS, src, "1", "fast retransmits (third duplicate ACK)"),
+        "rtt_samples": column(conn, L.C_RTT_SAMPLES, src, "1", "round-trip samples folded into the RTO estimate"),
         "scripted_losses": column(conn, L.C_SCRIPTED_LOSSES, src, "1",
                                   "first transmissions lost by the run's loss script"),
         "frames_ok": column(data, L.V_FRAMES_OK, src, "1", "data packets reassembled"),

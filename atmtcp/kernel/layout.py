@@ -24,15 +24,16 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_DELACK, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_DEADLINE, C_DELACK_QUEUED,
     C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
     C_SEND_HIGH, C_TIMEOUT_GUARD, C_MEASURE_NS, C_SEGS_RECEIVED, C_ACK_DELAY_NS,
-    C_TIMESTAMPS, C_TS_RECENT,
+    C_TIMESTAMPS, C_TS_RECENT, C_RTT_SAMPLES,
     C_NFIELDS,
-) = range(57)
+) = range(58)
 # C_SEGS_RECEIVED: distinct data segments that reached the receiver at or after C_MEASURE_NS
 # (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one packet").
 # C_ACK_DELAY_NS: the receiver hands each ACK to its NIC this long after the data arrived (lakshman 3).
 # C_TIMESTAMPS = 1: an RTT sample from every ACK of new data, from the send time it echoes (RFC 1323
 # timestamps; lakshman 3), none from an ACK echoing a retransmission (Karn). C_TS_RECENT: the receiver's
-# TS.Recent, the send time of the last in-order segment (-1: it was a retransmission).
+# TS.Recent, the send time of the last in-order segment (-1: it was a retransmission). C_RTT_SAMPLES:
+# RTT samples folded into srtt.
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
 F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
