@@ -66,6 +66,19 @@ def test_link_delays_are_drawn_per_link_from_the_seed():
         router_adsu_switch(2, a[:5], ls.discipline_port("cell_tail", 256))
 
 
+def test_equal_rtts_share_one_ack_delay_and_average_the_nominal_rtt():
+    """lakshman 3-4: one "specified value" of ACK delay for every receiver; the figures' RTT is the
+    external RTT, here on average over the run's connections, which differ by their links' delays."""
+    delays = ls.link_delays(14, 5)
+    ack = ls.ack_delays((0.06,) * 14, delays)
+    external = ls.external_rtts((0.06,) * 14, delays)
+    assert len(set(ack)) == 1 and 0.02 < ack[0] < 0.057
+    assert external.mean() == pytest.approx(0.06, abs=1e-12)
+    assert 0.001 < np.ptp(external) < 0.02
+    unequal = ls.external_rtts((0.04, 0.06, 0.08), delays[:14])
+    assert unequal.mean() == pytest.approx(0.06) and np.all(np.diff(unequal) > 0)
+
+
 @pytest.mark.parametrize("rtt", [0.04, 0.06, 0.08])
 def test_external_rtt_is_the_nominal_one(rtt):
     """The figures' RTT is the RTT outside the buffer: a lone connection's first segment is acknowledged

@@ -29,8 +29,8 @@ from ...experiment import Experiment, grid
 from ...kernel.aal5 import packet_cells
 from ...simulate import simulate
 from .scenario import (
-    AAL5, BOTTLENECK, BUFFERS, CELL_S, DISCIPLINES, LABELS, MSS, NOMINAL_RTT_S, ack_delays, beta,
-    discipline_port, good_throughput, lakshman_run, link_delays, red_port,
+    AAL5, BOTTLENECK, BUFFERS, CELL_S, DISCIPLINES, MSS, NOMINAL_RTT_S, ack_delays, beta,
+    discipline_port, external_rtts, good_throughput, lakshman_run, link_delays, red_port,
 )
 
 DURATION_S = 40.0
@@ -137,7 +137,10 @@ def summarize_run(ds: xr.Dataset, run: m.Run, rtts_s) -> xr.Dataset:
         "cells_dropped": ((), int(ds.cells_dropped.sel(port=BOTTLENECK).sum()), {
             "units": "cell", "long_name": f"cells dropped at the bottleneck {BOTTLENECK}"}),
         "frames_bad": ((), int(ds.frames_bad.sum()), {"units": "1", "long_name": "damaged data frames discarded"}),
-        "rtt_s": ("source", np.asarray(rtts_s, float), {"units": "s", "long_name": "external RTT of the source"}),
+        "rtt_s": ("source", np.asarray(rtts_s, float), {"units": "s", "long_name":
+                  "the figure's RTT of the source (nominal; the run's mean external RTT)"}),
+        "external_rtt_s": ("source", external_rtts(rtts_s, delays), {"units": "s", "long_name":
+                           "external RTT of the source: ACK delay + its links' round trip"}),
         "ack_delay_s": ("source", np.asarray(ack_delays(rtts_s, delays)), {
             "units": "s", "long_name": "the receiver's fixed ACK delay"}),
     }, coords={"source": np.arange(len(rtts_s))})
