@@ -17,9 +17,10 @@ TOTAL = tuple(TOTAL_FIGURES)
 EQUAL_RTT = ("lakshman.fig2", "lakshman.fig6", "lakshman.fig10")
 
 NOISE = 0.02
-"""How much two curves may cross and still count as ordered: about two standard errors of a mean of
-three seeds (the seeds' standard deviation of the total throughput is 0.02-0.03 at most points of
-Figs. 2-10 with 30 s measured; see the notebook)."""
+"""How much two curves may cross and still count as ordered: two standard errors of the difference of
+two means of three seeds. The seeds' standard deviation of the total throughput has a median of 0.013
+over the points of Figs. 2-10 (30 s measured), so 2 x sqrt(2) x 0.013 / sqrt(3) = 0.021 (the notebook
+prints the spread)."""
 DECENT = 0.9
 """"decent" (Cell-Tail needs beta of 3 or 4) and "acceptable" (Cell-Front at beta = 1): at least 90 %
 of the bottleneck's cell slots carry good cells. The paper gives no number; 0.9 is where its
