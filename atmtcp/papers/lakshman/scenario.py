@@ -137,7 +137,7 @@ def ack_delays(rtts_s, delays: np.ndarray) -> list[float]:
     for an external RTT of 60 ms. Our reading: the figures' RTT (60 ms; 40 and 80; 40, 60 and 80) is the
     external RTT on average over the run's connections, so beta is the buffer over 5760 cells; with
     equal RTTs every receiver delays its ACKs by the same "specified value" (60 ms less the mean path,
-    about 42 ms), and the connections' RTTs differ by their links' delays, a few ms, as the paper's
+    39-46 ms), and the connections' RTTs differ by their links' delays, a few ms, as the paper's
     links do. The unequal RTTs differ by the ACK delay. (The literal 60 ms ACK delay plus our six links
     each way would make the external RTT about 78 ms and beta 23 % smaller than the axis says.)"""
     n = len(rtts_s)
