@@ -5,14 +5,15 @@ cells), EPD, Reno, with the deterministic cell contention (the lazy FIFO path); 
 5-source LAN with slotted ports (the reproduction's headline assumption); the 5-source
 LAN with plain UBR (vanilla TCP) twice, with the deterministic cell contention and with
 slotted ports and randomized tail drop, so that the cost of the held-port path shows beside
-the fast path; cheon's symmetric parking lot with ESPD, 500-byte packets (3 s); and ewa's ten
+the fast path; cheon's symmetric parking lot with ESPD, 500-byte packets (3 s); lakshman's 14 sources
+at DS-3 with 5760 cells (10 s) under Frame-Front, Cell-Tail and plain FIFO tail drop; and ewa's ten
 connections through a Drop-Tail ATM access point (20 s, the packet path). Each is run once to warm up
 (loading or compiling the kernel), then timed. Reported per scenario:
 
 - wall seconds per run (kernel only: compile, allocation and labelling excluded);
-- bottleneck cell slots per wall second: simulated time x 366792 cells/s (the
-  155.52 Mbit/s link's cell rate) / wall time, the measure a cell-slot simulator such as
-  YATS reports;
+- bottleneck cell slots per wall second: simulated time x the bottleneck's cell rate (366792
+  cells/s at 155.52 Mbit/s, 96000 at lakshman's DS-3) / wall time, the measure a cell-slot
+  simulator such as YATS reports;
 - cell transmissions per wall second: cells sent over every link of the network, the
   hops the compiler folds into delays included.
 """
@@ -34,7 +35,6 @@ from pathlib import Path
 from . import __version__
 from . import model as m
 from .cli import scenario
-from .compiler import cell_time_ns
 from .simulate import counters, run_kernel
 
 HISTORY = Path(__file__).resolve().parent.parent / "benchmarks" / "history.jsonl"
@@ -53,24 +53,37 @@ SCENARIOS = [
     ("LAN, 5 sources, UBR, deterministic", "lan", 5, "tail", "vanilla", "deterministic"),
     ("LAN, 5 sources, UBR, slotted + randomized tail", "lan", 5, "tail", "vanilla", "slotted_randomized_tail"),
     ("cheon, symmetric, 500 bytes, ESPD", "cheon", "symmetric", "espd", 500, "slotted"),
+    ("lakshman, 14 sources, 5760 cells, Frame-Front", "lakshman", 14, "frame_front", 5760, "slotted"),
+    ("lakshman, 14 sources, 5760 cells, Cell-Tail", "lakshman", 14, "cell_tail", 5760, "slotted"),
+    ("lakshman, 14 sources, 5760 cells, FIFO tail drop", "lakshman", 14, "fifo", 5760, "deterministic"),
     ("ewa, ten connections, Drop-Tail", "ewa", "ewa.fig5", "drop_tail", 1500, "packets"),
 ]
 """goyal1998 rows: (label, network, sources, policy, TCP, contention); the cheon row: (label,
-"cheon", case, policy, packet bytes, contention) — cheon's Table 1 ESPD run, seed 0, 3 s; the ewa
-row: (label, "ewa", target, policy, packet bytes, "packets") — ewa Fig. 5's run, seed 0, 20 s (the
-packet path: IP links and AAP-1's queue onto L1)."""
+"cheon", case, policy, packet bytes, contention) — cheon's Table 1 ESPD run, seed 0, 3 s; the lakshman
+rows: (label, "lakshman", sources, discipline, buffer cells, contention) — Fig. 10's system at beta = 1,
+seed 1, 10 s: Frame-Front (a held port dropping at the front), Cell-Tail (a held slotted port with
+randomized tail drop) and plain tail drop on the lazy FIFO path (unslotted), so the cost of the
+front-drop path shows beside the FIFO fast path; the ewa row: (label, "ewa", target, policy, packet
+bytes, "packets") — ewa Fig. 5's run, seed 0, 20 s (the packet path: IP links and AAP-1's queue onto L1)."""
+LAKSHMAN_BENCH_S = 10.0
 
 
 def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
                  contention: str = "deterministic") -> m.Run:
     """One standard scenario: goyal1998's N sources with 1000 cells (LAN) or 12000 cells (WAN),
-    or (``network="cheon"``) cheon's parking lot, case ``sources``, packets of ``tcp`` bytes."""
+    or (``network="cheon"``) cheon's parking lot, case ``sources``, packets of ``tcp`` bytes, or
+    (``network="lakshman"``) lakshman's system with ``sources`` connections, discipline ``policy``
+    (or ``"fifo"``: plain tail drop, unslotted) and a buffer of ``tcp`` cells."""
     if network == "cheon":
         from .papers.cheon.scenario import cheon_run
         return cheon_run(sources, policy, tcp, seed=0)
     if network == "ewa":
         from .papers.ewa.scenario import ten_connection_run
         return ten_connection_run(sources, seed=0)
+    if network == "lakshman":
+        from .papers.lakshman.scenario import NOMINAL_RTT_S, discipline_port, lakshman_run
+        port = m.PortConfig(tcp, m.DropPolicy("tail")) if policy == "fifo" else discipline_port(policy, tcp)
+        return lakshman_run((NOMINAL_RTT_S,) * sources, port, 1, LAKSHMAN_BENCH_S, 0.0)
     buffer = 1000 if network == "lan" else 12000
     return scenario(network, sources, buffer, policy, tcp, contention=contention)
 
@@ -84,7 +97,7 @@ def time_scenario(run: m.Run, repeat: int = 1) -> dict:
         compiled = run_kernel(run)
         best = min(best, time.perf_counter() - start)
     result = counters(run, compiled)
-    slots = run.duration_s * 1e9 / cell_time_ns(m.OC3_BPS)
+    slots = run.duration_s * compiled.bottleneck_bps / (53 * 8)
     return {
         "wall_s": best,
         "slots_per_s": slots / best,

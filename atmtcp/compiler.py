@@ -355,6 +355,8 @@ def connection_tables(run: m.Run) -> tuple[np.ndarray, np.ndarray, int]:
         row[L.C_TIMEOUT_GUARD] = int(tcp.uses_timeout_guard)
         row[L.C_MEASURE_NS] = int(round(run.warmup_s * NS))
         row[L.C_ACK_DELAY_NS] = int(round(tcp.ack_delay_s * NS))
+        row[L.C_TIMESTAMPS] = int(tcp.timestamps)
+        row[L.C_TS_RECENT] = -1
         connf[c, L.F_CWND] = tcp.mss
         ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else rcv_wnd
         connf[c, L.F_SSTHRESH] = float(ssthresh)
@@ -530,6 +532,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         vc[v, L.V_DATA_CELLS] = packet_cells(tcp.mss, overhead)
         vc[v, L.V_HEADER_BYTES] = ack_bytes
         vc[v, L.V_DELIVERY_CHAN] = len(chan_dst)
+        vc[v, L.V_RESYNC] = int(run.aal5.delineation == "packet")
         chan_dst.append(-1)
         chan_cdv.append(pending_cdv)
     chan = np.zeros((len(chan_dst), L.CH_NFIELDS), np.int64)
@@ -553,7 +556,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     sample_ns = max(1, int(round(run.trace.sample_interval_s * NS)))
     n_samples = end_ns // sample_ns + 1 if traced else 0
     _check_memory(8 * (pool * L.E_NFIELDS + packet_pool * L.K_NFIELDS + 3 * sum(ring_cap)
-                       + n_trace * 4 + n_droplog * 4 + n_samples * 2 * len(traced))
+                       + n_trace * 4 + n_droplog * 5 + n_samples * 2 * len(traced))
                   + 2 * n_conn * sb_cap + 8 * 3 * len(pv_vc))
     heap_cap = int((len(chan_dst) + 8 * n_conn + 64) * growth.heap) + margins.heap
 
@@ -572,7 +575,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         chan=chan, cell=Zeros((pool, L.E_NFIELDS)), pkt=Zeros((packet_pool, L.K_NFIELDS)),
         h_time=Zeros((heap_cap,)), h_seq=Zeros((heap_cap,)), h_kind=Zeros((heap_cap,)), h_id=Zeros((heap_cap,)),
         trace_t=Zeros((n_trace,)), trace_i=Zeros((n_trace, 2)), trace_v=Zeros((n_trace,)),
-        droplog=Zeros((n_droplog, 4)),
+        droplog=Zeros((n_droplog, 5)),
         qsample=Zeros((n_samples, len(traced))), osample=Zeros((n_samples, len(traced))),
         loss=_loss_table(run), app=application_table(run), **NO_PACKET_PATH,
     )

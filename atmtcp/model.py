@@ -173,12 +173,14 @@ class PortConfig:
     """A switch output port: buffer (cells; ``None`` = infinite, recording the maximum
     queue), drop policy, and two options on how cells contend for the buffer.
 
-    ``randomized_tail`` (lakshman section 3, for plain tail drop only): "when a cell
+    ``randomized_tail`` (lakshman section 3, for tail drop and PPD): "when a cell
     arrives to a full buffer instead of dropping the incoming cell ... the cell dropped is
     equiprobably either the incoming cell or one of the first few (we used the fan-in
     factor ...) cells in the end of the buffer (this is only used to create buffer space,
     FIFO ordering is not violated)". ``fan_in`` is that F; ``None`` counts the input ports
-    whose cells the port receives.
+    whose cells the port receives. With PPD (lakshman's Partial Frame Drop at the Tail, 2.1)
+    the frame of a queued cell dropped this way loses its cells still to arrive, as the
+    arriving cell's frame would (see :mod:`atmtcp.kernel.held_ports`).
 
     ``slotted``: time at the port runs in cell slots; at each slot's end the port finishes
     the cell in service, then admits the slot's arrivals in a seeded random order
@@ -234,8 +236,8 @@ class PortConfig:
             _check(self.randomized_tail, "PortConfig", "fan_in", self.fan_in,
                    "None unless randomized_tail=True (F is the randomized tail drop's choice)")
         if self.randomized_tail:
-            _check(self.policy.kind == "tail", "PortConfig", "randomized_tail", self.randomized_tail,
-                   f"False with the {self.policy.kind!r} policy (lakshman 3 randomizes plain tail drop only)")
+            _check(self.policy.kind in ("tail", "ppd"), "PortConfig", "randomized_tail", self.randomized_tail,
+                   f"False with the {self.policy.kind!r} policy (lakshman 3 randomizes tail drop: plain or PPD)")
             _check(self.buffer_cells is not None, "PortConfig", "randomized_tail", self.randomized_tail,
                    "False with an infinite buffer (nothing is ever dropped)")
         if self.buffer_cells is None:
@@ -287,20 +289,34 @@ class Link:
         _non_negative("Link", "cdv_s", self.cdv_s, at_most=1.0)
 
 
+DELINEATIONS = ("eom", "packet")
+
+
 @dataclass(frozen=True)
 class Aal5Config:
     """Bytes added to each TCP segment before segmentation (goyal1998 3.2: 20 TCP + 20 IP
-    + 8 LLC + 8 AAL5 trailer)."""
+    + 8 LLC + 8 AAL5 trailer), and how the receiving end delimits frames.
+
+    ``delineation="eom"`` (AAL5): a frame ends at an EOM cell, so a packet that lost its EOM
+    cell runs into the next one and both are discarded. ``"packet"``: the receiving end knows
+    each cell's packet, as a packet-level simulator's reassembly does, so only the packet that
+    lost cells is discarded (lakshman 3: "Packets with lost cells which cannot be successfully
+    reassembled at the ADSU are dropped at the ADSU"; its partial frame drops discard a frame's
+    EOM cell too, 2.1).
+    """
 
     tcpip_header_bytes: int = 40
     llc_bytes: int = 8
     trailer_bytes: int = 8
+    delineation: str = "eom"
 
     def __post_init__(self):
         for name in ("tcpip_header_bytes", "llc_bytes", "trailer_bytes"):
             value = getattr(self, name)
             ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
             _check(ok, "Aal5Config", name, value, "an integer >= 0 (bytes)")
+        _check(self.delineation in DELINEATIONS, "Aal5Config", "delineation", self.delineation,
+               f"one of {DELINEATIONS}")
 
     @property
     def overhead_bytes(self) -> int:
@@ -320,7 +336,11 @@ class TcpConfig:
     refuses a fast retransmit for duplicate ACKs of data sent before the last timeout
     (Hoe's New Reno, RFC 2582 "send_high"); classic Reno has no such guard. ``ack_delay_s``:
     the receiver sends each ACK this long after the data arrived (lakshman 3: a fixed delay
-    before every ACK, "not the same as delayed ACK"); 0 by default.
+    before every ACK, "not the same as delayed ACK"); 0 by default. ``timestamps``: an RTT
+    sample from every ACK of new data, from the send time of the segment it answers, none from
+    an ACK that answers a retransmission (lakshman 3: "We also assumed the timestamp option ...
+    Round trip times were estimated ignoring ambiguous ACKs as in [8]"; RFC 1323, Karn's rule);
+    off, one segment per window is timed, as in 4.4BSD.
     """
 
     flavor: str = "reno"
@@ -337,6 +357,7 @@ class TcpConfig:
     delayed_ack_max_s: float = 0.2
     timeout_guard: bool | None = None
     ack_delay_s: float = 0.0
+    timestamps: bool = False
 
     def __post_init__(self):
         _check(self.flavor in FLAVORS, "TcpConfig", "flavor", self.flavor, f"one of {FLAVORS}")
@@ -361,6 +382,7 @@ class TcpConfig:
         _boolean("TcpConfig", "delayed_ack", self.delayed_ack)
         _boolean("TcpConfig", "timeout_guard", self.timeout_guard, allow_none=True)
         _non_negative("TcpConfig", "ack_delay_s", self.ack_delay_s, at_most=MAX_TIME_S)
+        _boolean("TcpConfig", "timestamps", self.timestamps)
 
     @property
     def uses_timeout_guard(self) -> bool:

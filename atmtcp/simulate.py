@@ -114,6 +114,7 @@ def counters(run: m.Run, compiled: Compiled) -> dict[str, Counter]:
         "retransmissions": column(conn, L.C_RETRANSMITS, src, "1", "segments sent again"),
         "timeouts": column(conn, L.C_TIMEOUTS, src, "1", "retransmission timeouts"),
         "fast_retransmits": column(conn, L.C_FAST_RETRANSMITS, src, "1", "fast retransmits (third duplicate ACK)"),
+        "rtt_samples": column(conn, L.C_RTT_SAMPLES, src, "1", "round-trip samples folded into the RTO estimate"),
         "scripted_losses": column(conn, L.C_SCRIPTED_LOSSES, src, "1",
                                   "first transmissions lost by the run's loss script"),
         "frames_ok": column(data, L.V_FRAMES_OK, src, "1", "data packets reassembled"),
@@ -246,6 +247,8 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
                                  ("drop",), "1", "1 if the cell belonged to an ACK")
         ds["drop_reason_code"] = _var(log[:, 3].copy(), ("drop",), "1",
                                       "index into the drop_reason coordinate")
+        ds["drop_seq"] = _var(log[:, 4].copy(), ("drop",), "byte",
+                              "sequence number of the dropped cell's segment (an ACK's cell: its ACK number)")
         ds.attrs["droplog_truncated"] = int(S.g[L.G_DROPLOG_TRUNCATED])
         if ds.attrs["droplog_truncated"]:
             warnings.warn(f"the drop log filled its {S.droplog.shape[0]} records and stops there: raise "

@@ -120,3 +120,61 @@ def ewa_network(ip_networks: dict[int, tuple[tuple[str, float], ...]], aap1_port
     links += [m.Link(f"AAP{n}", "ATM", rate_bps, atm_delays_s[n - 1]) for n in (1, 2, 3, 4)]
     return Internetwork(hosts=tuple(hosts), routers=("AAP1", "AAP2", "AAP3", "AAP4"), atm_switches=("ATM",),
                         links=tuple(links), router_ports=(("AAP1->ATM", aap1_port),))
+
+
+DS3_PLCP_CELLS_PER_S = 96_000
+"""Cells per second of a DS-3 link under the Physical Layer Convergence Procedure: 12 cells per
+125 us PLCP frame (lakshman 3: "slotted manner with slot duration 10.4 us"; 5760 cells drain in
+60 ms)."""
+DS3_PLCP_BPS = DS3_PLCP_CELLS_PER_S * 53 * 8
+"""The DS-3 PLCP cell rate as the rate of 53-byte cells on a link: 40.704 Mbit/s."""
+SWITCH = "SW"
+DESTINATION_ADSU, DESTINATION_ROUTER = "AD", "RD"
+ROUTER_ADSU_BOTTLENECK = f"{SWITCH}->{DESTINATION_ADSU}"
+"""The switch output port every data VC of :func:`router_adsu_switch` shares (the paper's port 0)."""
+
+
+def router_adsu_switch_links(n: int) -> list[tuple[str, str]]:
+    """The links of :func:`router_adsu_switch` in their order: per source ``S{i}-R{i}``,
+    ``R{i}-A{i}``, ``A{i}-SW``; then ``SW-AD``, ``AD-RD``; then per destination ``RD-D{i}``."""
+    links = []
+    for i in range(1, n + 1):
+        links += [(f"S{i}", f"R{i}"), (f"R{i}", f"A{i}"), (f"A{i}", SWITCH)]
+    links += [(SWITCH, DESTINATION_ADSU), (DESTINATION_ADSU, DESTINATION_ROUTER)]
+    links += [(DESTINATION_ROUTER, f"D{i}") for i in range(1, n + 1)]
+    return links
+
+
+def router_adsu_switch(n: int, delays_s, bottleneck: m.PortConfig, rate_bps: float = DS3_PLCP_BPS) -> m.Network:
+    """lakshman Fig. 1: TCP sources -> routers -> ADSUs -> one ATM switch -> ADSU -> router ->
+    TCP destinations; every connection's data share the switch's output port towards the
+    destination ADSU (:data:`ROUTER_ADSU_BOTTLENECK`, "port 0"), which gets ``bottleneck``.
+
+    Each source has its own router R{i}, ADSU A{i} and DS-3 link into the switch ("each source
+    has its own DS-3 channel into the switch"); ``delays_s`` gives each link's propagation delay
+    in the order of :func:`router_adsu_switch_links`. Every link carries cells at ``rate_bps``.
+    The sources' NICs segment packets into cells (the ADSU's job: "the ADSU ... splits TCP
+    packets into cells") and queue them without limit ("buffering at the routers is kept
+    sufficiently high so as not to cause losses"). A router or an ADSU is a node whose ports
+    each have one input of the same rate, so they never queue ("Routers do not become
+    bottlenecks"; footnote 2: "The routers at present just add one more non-bottlenecking hop
+    before and after the switch"): the compiler folds them into fixed delays, one cell time
+    plus the link's propagation, except the destination router's port towards the destination
+    ADSU, where the ACKs of all connections merge (infinite buffer, unslotted). The switch's
+    output ports are slotted ("The links connected to the switch output port operate in a
+    slotted manner"), the ADSUs' inputs to the switch are not ("we did not use slotting on the
+    DS-3 links"); the ports towards the sources' ADSUs carry ACKs only, with infinite buffers.
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise m.ModelError("router_adsu_switch", "n", n, "an integer >= 1")
+    pairs = router_adsu_switch_links(n)
+    delays = list(delays_s)
+    if len(delays) != len(pairs):
+        raise m.ModelError("router_adsu_switch", "delays_s", len(delays), f"{len(pairs)} link delays (4 n + 2)")
+    links = tuple(m.Link(a, b, rate_bps, float(d)) for (a, b), d in zip(pairs, delays))
+    hosts = tuple(f"S{i}" for i in range(1, n + 1)) + tuple(f"D{i}" for i in range(1, n + 1))
+    switches = (tuple(f"R{i}" for i in range(1, n + 1)) + tuple(f"A{i}" for i in range(1, n + 1))
+                + (SWITCH, DESTINATION_ADSU, DESTINATION_ROUTER))
+    ack_port = m.PortConfig(None, slotted=True)
+    ports = ((ROUTER_ADSU_BOTTLENECK, bottleneck),) + tuple((f"{SWITCH}->A{i}", ack_port) for i in range(1, n + 1))
+    return m.Network(hosts=hosts, switches=switches, links=links, switch_port=m.PortConfig(None), ports=ports)

@@ -61,6 +61,9 @@ FULL_CPU_S = {
     "goyal1998.ubr_sensitivity": 1277, "goyal1998.table1": 192, "goyal1998.table4": 191,
     "goyal1998.table6": 145, "goyal1998.fba_factorial": 147, "goyal1997.satellite_efficiency": 140,
     "goyal1998.many_sources": 28, "goyal1998.table3": 28, "goyal1998.sd_z_sweep": 24,
+    # lakshman (2026-11-23, the same machine, shared with another session's runs)
+    "lakshman.fig10": 186, "lakshman.fig12": 181, "lakshman.fig3": 166, "lakshman.fig7": 137,
+    "lakshman.fig6": 135, "lakshman.fig11": 131, "lakshman.fig2": 116, "lakshman.fig13": 104,
 }
 RUN_MB = {"goyal1998.table3": 1000, "goyal1998.many_sources": 400, "goyal1997.cwnd_integer_stall": 300}
 

@@ -116,6 +116,39 @@ def test_fan_in_defaults_to_input_ports():
 
 
 # --- slotted ports --------------------------------------------------------------------------------------------------
+def test_randomized_ppd_drops_the_rest_of_the_frame_it_damaged():
+    """lakshman 2.1 with the randomization of section 3 (Frame-Tail): at a full buffer either the arriving
+    cell is dropped, and the rest of its frame after it (PPD), or one of the last F queued cells is, and
+    then the cells of *that* frame still to arrive are dropped up to its EOM, while the arriving cell's
+    frame stays whole. The frame's cells already queued stay ("no search of the buffer")."""
+    outcomes = Counter()
+    for seed in range(40):
+        run = small_run(buffer=10, seed=seed)
+        port = m.PortConfig(10, m.DropPolicy("ppd"), randomized_tail=True, fan_in=5)
+        compiled = compile_run(dataclasses.replace(run, network=dataclasses.replace(run.network, switch_port=port)))
+        K, S, p = compiled.kernel_state, compiled.state, bottleneck(compiled)
+        long_packet = alloc_packet(K, 0, 0, 0, 20)  # VC 0: cells 0-9 of a 20-cell packet fill the buffer
+        for idx in range(10):
+            assert accept_held(K, p, 0, 1, long_packet, idx, 0)
+        arriving = alloc_packet(K, 2, 0, 0, 2)      # VC 2: the first of two cells arrives at the full buffer
+        pv0, pv2 = S.vc_pv[0, 1], S.vc_pv[2, 1]
+        if accept_held(K, p, 2, 1, arriving, 0, 0):
+            outcomes["queued"] += 1
+            assert S.pv_front[pv0] == S.pkt[long_packet, L.K_SERIAL] + 1 and S.pv_state[pv2] == L.PV_NORMAL
+            assert not accept_held(K, p, 0, 1, long_packet, 10, 0)   # VC 0's next cell: dropped
+            assert S.port[p, L.P_DROP_PARTIAL] == 1 and S.pv_front[pv0] != 0
+            assert not accept_held(K, p, 0, 1, long_packet, 19, 0)   # ... up to its EOM, which clears the mark
+            assert S.pv_front[pv0] == 0
+            assert held_cells(compiled, p)[-1] == (2, arriving, 0)
+        else:
+            outcomes["arriving"] += 1
+            assert S.pv_state[pv2] == L.PV_DISCARD_ALL and S.pv_front[pv0] == 0
+            assert not accept_held(K, p, 2, 1, arriving, 1, 0)        # the rest of the arriving frame
+            assert S.port[p, L.P_DROP_PARTIAL] == 1 and S.pv_state[pv2] == L.PV_NORMAL
+        assert S.port[p, L.P_DROP_OVERFLOW] == 1
+    assert outcomes["queued"] > 20 and outcomes["arriving"] > 2  # 5 of 6 and 1 of 6
+
+
 def slotted_port(buffer=1, seed=0):
     compiled = compile_run(small_run(buffer=buffer, seed=seed, slotted=True))
     return compiled, compiled.kernel_state, bottleneck(compiled)

@@ -11,9 +11,11 @@ from atmtcp.topologies import BOTTLENECK, n_source_run
 from test_invariants import check_invariants
 
 
-def front_run(front: str, slotted: bool, buffer_cells: int = 300, flavor: str = "reno", duration: float = 1.0):
+def front_run(front: str, slotted: bool, buffer_cells: int = 300, flavor: str = "reno", duration: float = 1.0,
+              delineation: str = "eom"):
     port = m.PortConfig(buffer_cells, m.DropPolicy("tail"), slotted=slotted, drop_from_front=front)
-    return n_source_run(4, 1e-3, port, m.TcpConfig(flavor), duration, trace=m.TraceConfig(ports=(BOTTLENECK,)))
+    return n_source_run(4, 1e-3, port, m.TcpConfig(flavor), duration, trace=m.TraceConfig(ports=(BOTTLENECK,)),
+                        aal5=m.Aal5Config(delineation=delineation))
 
 
 @pytest.mark.parametrize("slotted", [True, False])
@@ -78,3 +80,25 @@ def test_drop_from_front_validated(kwargs, field):
         m.PortConfig(300, **kwargs)
     with pytest.raises(m.ModelError, match="drop_from_front"):
         m.PortConfig(None, drop_from_front="cell")
+
+
+
+@pytest.mark.parametrize("delineation,bad,ok", [("eom", 1, 0), ("packet", 1, 1)])
+def test_packet_delineation_discards_only_the_damaged_packet(delineation, bad, ok):
+    """A packet that lost its last cells (the partial frame drops discard a damaged frame's EOM too) is
+    followed by a whole one. AAL5 delimits frames by the EOM cell, so both run into one bad frame; with
+    ``delineation="packet"`` (lakshman 3: "Packets with lost cells which cannot be successfully
+    reassembled at the ADSU are dropped at the ADSU") only the damaged packet is lost."""
+    from atmtcp.compiler import compile_run
+    from atmtcp.kernel import layout as L
+    from atmtcp.kernel.cells import alloc_packet, reassemble
+    compiled = compile_run(front_run("frame", False, delineation=delineation, duration=0.01))
+    K, S = compiled.kernel_state, compiled.state
+    damaged, whole = alloc_packet(K, 0, 0, 0, 12), alloc_packet(K, 0, 512, 0, 12)
+    for idx in range(5):
+        reassemble(K, 0, damaged, idx, 0)
+    for idx in range(12):
+        reassemble(K, 0, whole, idx, 0)
+    assert (S.vc[0, L.V_FRAMES_BAD], S.vc[0, L.V_FRAMES_OK]) == (bad, ok)
+    with pytest.raises(m.ModelError, match="delineation"):
+        m.Aal5Config(delineation="crc")

@@ -199,10 +199,12 @@ def test_window_scale():
     ("DropPolicy", "keep_eom", lambda v: m.DropPolicy("epd", keep_eom=v)),
     ("TcpConfig", "delayed_ack", lambda v: m.TcpConfig(delayed_ack=v)),
     ("TcpConfig", "timeout_guard", lambda v: m.TcpConfig("newreno", timeout_guard=v)),
+    ("TcpConfig", "timestamps", lambda v: m.TcpConfig(timestamps=v)),
 ])
 @pytest.mark.parametrize("value", ["no", 1])
 def test_flags_must_be_booleans(owner, field, make, value):
-    """Model: on/off switches (keep_eom, delayed_ack, timeout_guard) are True or False, not strings or numbers."""
+    """Model: on/off switches (keep_eom, delayed_ack, timeout_guard, timestamps) are True or False, not strings or
+    numbers."""
     with pytest.raises(m.ModelError) as e:
         make(value)
     check(e, f"{owner}.{field}", value)

@@ -94,3 +94,18 @@ def test_ewa_notebook_runs_in_quick_mode(tmp_path):
         assert (paper / name).exists(), name
     assert "QUICK MODE" in (paper / "ewa.fig4.md").read_text()
     assert "claims:" in (paper / "summary.rst").read_text()
+
+
+@pytest.mark.slow
+def test_lakshman_notebook_runs_in_quick_mode(tmp_path):
+    """The lakshman notebook runs its quick mode and writes every lakshman target, the claims and the comparison."""
+    figures = run_in_quick_mode("lakshman", tmp_path)
+    paper = figures / "lakshman"
+    names = [f"lakshman.fig{n}.png" for n in range(2, 15)]
+    names += [f"lakshman.fig{n}.{ext}" for n in (2, 3, 6, 7, 10, 11, 12, 13, 14) for ext in ("md", "csv")]
+    names += ["lakshman.early_warning.png", "lakshman.convergence.png"]
+    names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
+    for name in names:
+        assert (paper / name).exists(), name
+    assert "QUICK MODE" in (paper / "lakshman.fig2.md").read_text()
+    assert "claims:" in (paper / "summary.rst").read_text()

@@ -392,3 +392,21 @@ def test_receiver_ack_delay_lengthens_the_round_trip():
     assert float(slow.goodput_bps.sum()) == pytest.approx(expected, rel=0.1)
     with pytest.raises(m.ModelError, match="ack_delay_s"):
         m.TcpConfig(ack_delay_s=-1.0)
+
+
+def test_timestamps_sample_every_ack_but_the_ambiguous_one():
+    """lakshman 3: "We also assumed the timestamp option ... Round trip times were estimated ignoring
+    ambiguous ACKs as in [8]": with timestamps every ACK of new data gives a sample, except the one
+    that answers the retransmission filling the hole (Karn); 4.4BSD's timing, without them, samples
+    about once per window."""
+    def run(timestamps):
+        return wan("reno", (LOSS_AT,), timestamps=timestamps)
+    with_ts, without = run(True), run(False)
+    tr = Trace(with_ts)
+    acks = tr.values("ack_received")
+    new_data_acks = int((np.diff(np.concatenate([[0], acks])) > 0).sum())
+    assert counters(with_ts)["retransmissions"] == 1 and counters(with_ts)["fast_retransmits"] == 1
+    assert int(with_ts.rtt_samples[0]) == new_data_acks - 1
+    assert int(without.rtt_samples[0]) < new_data_acks / 10
+    # the same losses and recovery: only the RTT estimate's inputs differ
+    assert counters(without) == counters(with_ts)

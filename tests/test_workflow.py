@@ -45,7 +45,7 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
 
     stats = job_stats(output)
     names = notebooks()
-    assert set(names) == {"goyal1998", "cheon", "ewa"}  # discovered from the paper packages
+    assert set(names) == {"goyal1998", "cheon", "lakshman", "ewa"}  # discovered from the paper packages
     assert stats.get("experiment") == len(EXPERIMENTS), stats
     for name in names:
         assert stats.get(f"notebook_{name}") == 1, stats

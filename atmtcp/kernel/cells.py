@@ -17,7 +17,7 @@ from .layout import (
     P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_KEEP_EOM, P_POLICY, P_QUEUE, P_THRESHOLD,
     P_THRESHOLD2, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, P_FRONT, P_RED_FRAME, PV_LISTED, PV_NORMAL, V_CELLS_DROPPED,
     V_CELLS_PAST_LAST,
-    V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RS_COUNT, V_RS_OK,
+    V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RESYNC, V_RS_COUNT, V_RS_OK,
     V_RS_SERIAL, V_TAIL_NS,
 )
 from .policies import cell_decision, espd_decision, red_decision
@@ -133,8 +133,9 @@ def free_record(S, e):
 
 
 @jit
-def log_drop(S, t, p, v, reason):
-    """Append a drop event to the drop log of traced ports."""
+def log_drop(S, t, p, v, reason, seq):
+    """Append a drop event to the drop log of traced ports (``seq``: the sequence number of the
+    cell's segment, or the ACK number of an ACK's cell)."""
     droplog = itab(S, T_DROPLOG)
     g = ivec(S, T_G)
     port = itab(S, T_PORT)
@@ -148,6 +149,7 @@ def log_drop(S, t, p, v, reason):
     droplog[n, 1] = p
     droplog[n, 2] = v
     droplog[n, 3] = reason
+    droplog[n, 4] = seq
     g[G_DROPLOG_LEN] = n + 1
 
 
@@ -248,10 +250,10 @@ def drop_cell(S, p, v, k, reason, t):
     vc = itab(S, T_VC)
     if reason >= CAPTURED:
         reason -= CAPTURED
-        log_drop(S, t, p, v, CAPTURE)
+        log_drop(S, t, p, v, CAPTURE, pkt[k, K_SEQ])
     port[p, P_DROP_OVERFLOW + reason] += 1
     vc[v, V_CELLS_DROPPED] += 1
-    log_drop(S, t, p, v, reason)
+    log_drop(S, t, p, v, reason, pkt[k, K_SEQ])
     pkt[k, K_ALIVE] -= 1
     release_packet_if_done(S, k)
 
@@ -275,13 +277,20 @@ def reassemble(S, v, k, idx, t):
 
     A frame ends at an EOM cell. If a packet lost its EOM cell its remaining cells run into
     the next packet's frame and both are discarded, as in a real AAL5 receiver (length or
-    CRC check fails). A good frame goes onto the VC's delivery channel.
+    CRC check fails). With ``V_RESYNC`` (:attr:`atmtcp.model.Aal5Config.delineation` =
+    ``"packet"``) the receiver knows each cell's packet, and a cell of another packet ends the
+    frame before it: only the packet that lost cells is discarded (lakshman 3: "Packets with
+    lost cells which cannot be successfully reassembled at the ADSU are dropped at the ADSU").
+    A good frame goes onto the VC's delivery channel.
     """
     pkt = itab(S, T_PKT)
     vc = itab(S, T_VC)
     serial = pkt[k, K_SERIAL]
     vc[v, V_CELLS_PAST_LAST] += 1
     count = vc[v, V_RS_COUNT]
+    if count > 0 and vc[v, V_RESYNC] != 0 and serial != vc[v, V_RS_SERIAL]:
+        vc[v, V_FRAMES_BAD] += 1  # the frame before lost its EOM cell
+        count = 0
     if count == 0:
         vc[v, V_RS_SERIAL] = serial
         ok = idx == 0

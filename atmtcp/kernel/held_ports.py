@@ -11,7 +11,11 @@ port this path instead (``P_HELD``):
   buffer), the cell dropped is equiprobably either the incoming cell or one of the first
   few (we used the fan-in factor ...) cells in the end of the buffer (this is only used to
   create buffer space, FIFO ordering is not violated)". The cell in transmission is never
-  one of them.
+  one of them. With PPD (lakshman's Partial Frame Drop at the Tail, 2.1: "whenever a cell is
+  dropped a bit is set so that until the end of that frame all arriving cells from that frame
+  are also discarded") a queued cell dropped this way marks its frame (``pv_front`` holds its
+  packet's serial + 1), and the frame's cells still to arrive are dropped
+  (:func:`drop_marked_arrival`); its cells already queued stay ("no search of the buffer").
 - **Drop from front** (``P_FRONT``), lakshman section 3: a cell arriving at a full buffer
   enters, and the cell at the front is dropped (:func:`drop_front`, :func:`remove_held`). The front is the cell
   to be transmitted next: the head at a slotted port's slot end, else the cell behind the
@@ -29,19 +33,23 @@ port this path instead (``P_HELD``):
 
 All random choices draw from the run's seeded stream (:mod:`atmtcp.kernel.rng`).
 A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell index)``.
+``pv_front`` marks, per (port, VC) slot, the frame whose remaining cells the port drops: at the
+front (Frame-Front, packet index + 1) or on arrival (randomized PPD, packet serial + 1).
 """
 from .cells import drop_cell, forward_cell, port_decision
 from .heap import heap_push, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_PORT, FRONT_FRAME, K_NCELLS, P_FRONT, G_STATUS, G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS,
+    ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_PORT, FRONT_FRAME, K_NCELLS, P_FRONT, G_STATUS,
+    G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS, P_CELLS_IN, P_POLICY, PPD, PV_NORMAL,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
     P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
 )
 from .rng import random_below
 from .state import (
-    itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_VC, T_RING_CELL, T_RING_PV, T_VC_PV,
+    itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
+    T_VC_PV,
 )
 
 
@@ -158,7 +166,28 @@ def randomized_tail(S, p, t):
     r = random_below(S, choices + 1)
     if r == 0:
         return False
+    if port[p, P_POLICY] == PPD:
+        pkt = itab(S, T_PKT)
+        slot = ring_slot(S, p, n - r)
+        k, _, idx = unpack_cell(ivec(S, T_RING_CELL)[slot])
+        if idx != pkt[k, K_NCELLS] - 1:
+            ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = pkt[k, K_SERIAL] + 1
     remove_held(S, p, n - r, DROP_OVERFLOW, t)
+    return True
+
+
+@jit
+def drop_marked_arrival(S, p, v, pv, k, idx, t):
+    """Randomized PPD: True (the cell is dropped) if cell ``idx`` of packet ``k`` belongs to a frame
+    whose queued cell :func:`randomized_tail` dropped; its EOM clears the mark."""
+    pkt = itab(S, T_PKT)
+    pv_front = ivec(S, T_PV_FRONT)
+    if pv_front[pv] != pkt[k, K_SERIAL] + 1:
+        return False
+    if idx == pkt[k, K_NCELLS] - 1:
+        pv_front[pv] = 0
+    itab(S, T_PORT)[p, P_CELLS_IN] += 1
+    drop_cell(S, p, v, k, DROP_PARTIAL, t)
     return True
 
 
@@ -207,11 +236,16 @@ def drop_front(S, p, reason, t):
 def accept_held(S, p, v, hop, k, idx, t):
     """Decide a cell at held port ``p`` now and hold it if admitted; False if it was not."""
     port = itab(S, T_PORT)
-    decision = port_decision(S, p, v, itab(S, T_VC_PV)[v, hop], k, idx, t)
-    if decision == DROP_OVERFLOW or decision == DROP_THRESHOLD:  # a full buffer; RED's pick
-        if port[p, P_FAN_IN] > 0 and decision == DROP_OVERFLOW and randomized_tail(S, p, t):
+    pv = itab(S, T_VC_PV)[v, hop]
+    if port[p, P_FAN_IN] > 0 and ivec(S, T_PV_FRONT)[pv] != 0 and drop_marked_arrival(S, p, v, pv, k, idx, t):
+        return False
+    decision = port_decision(S, p, v, pv, k, idx, t)
+    if port[p, P_FAN_IN] > 0 and (decision == DROP_OVERFLOW or decision == DROP_OVERFLOW + CAPTURED):
+        if randomized_tail(S, p, t):  # a queued cell made room: the arriving one enters, its frame intact
+            ivec(S, T_PV_STATE)[pv] = PV_NORMAL
             decision = ACCEPT
-        elif port[p, P_FRONT] != 0 and drop_front(S, p, decision, t):
+    elif decision == DROP_OVERFLOW or decision == DROP_THRESHOLD:  # a full buffer; RED's pick
+        if port[p, P_FRONT] != 0 and drop_front(S, p, decision, t):
             decision = ACCEPT
     if decision != ACCEPT:
         drop_cell(S, p, v, k, decision, t)

@@ -24,11 +24,16 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_DELACK, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_DEADLINE, C_DELACK_QUEUED,
     C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
     C_SEND_HIGH, C_TIMEOUT_GUARD, C_MEASURE_NS, C_SEGS_RECEIVED, C_ACK_DELAY_NS,
+    C_TIMESTAMPS, C_TS_RECENT, C_RTT_SAMPLES,
     C_NFIELDS,
-) = range(55)
+) = range(58)
 # C_SEGS_RECEIVED: distinct data segments that reached the receiver at or after C_MEASURE_NS
 # (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one packet").
 # C_ACK_DELAY_NS: the receiver hands each ACK to its NIC this long after the data arrived (lakshman 3).
+# C_TIMESTAMPS = 1: an RTT sample from every ACK of new data, from the send time it echoes (RFC 1323
+# timestamps; lakshman 3), none from an ACK echoing a retransmission (Karn). C_TS_RECENT: the receiver's
+# TS.Recent, the send time of the last in-order segment (-1: it was a retransmission). C_RTT_SAMPLES:
+# RTT samples folded into srtt.
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
 F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
@@ -49,9 +54,11 @@ INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
     V_CONN, V_IS_ACK, V_NHOPS, V_TAIL_NS, V_DELIVERY_CHAN, V_DATA_CELLS, V_HEADER_BYTES,
     V_RS_SERIAL, V_RS_COUNT, V_RS_OK,
     V_CELLS_SENT, V_FRAMES_OK, V_FRAMES_BAD, V_CELLS_PAST_LAST,
-    V_CELLS_DROPPED, V_FULL_ARRIVALS,
+    V_CELLS_DROPPED, V_FULL_ARRIVALS, V_RESYNC,
     V_NFIELDS,
-) = range(17)
+) = range(18)
+# V_RESYNC = 1: the receiving end knows each cell's packet (Aal5Config.delineation = "packet"): a cell
+# of another packet ends a frame that lost its EOM, so that frame alone is discarded.
 
 # --- output port, int64 table ``port`` ---------------------------------------------------
 (
@@ -122,6 +129,10 @@ E_TIME, E_SEQ, E_VC, E_HOP, E_PKT, E_IDX, E_NEXT, E_NFIELDS = range(8)
     K_NSACK, K_S0, K_S1, K_S2, K_S3, K_S4, K_S5, K_NEXT_FREE,
     K_NFIELDS,
 ) = range(16)
+K_TS = K_NEXT_FREE
+# K_TS: a data segment's send time (-1 for a retransmission); an ACK's echo of the receiver's TS.Recent.
+# It shares the column of the free list's link, which only a free record uses (alloc_packet reads the
+# link before the fields are written), so that a row stays 128 bytes, two cache lines.
 
 # --- event heap kinds ---------------------------------------------------------------------------
 EV_CHANNEL, EV_RTO, EV_DELACK, EV_START, EV_SAMPLE, EV_PORT = range(6)

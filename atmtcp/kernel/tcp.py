@@ -17,7 +17,10 @@ and ``seq // mss`` indexes the scoreboards.
 Timers follow 4.4BSD's tick-based retransmission timer, which goyal1998 section 2 describes
 ("the number of ticks of the timer"): an RTT sample is ``1 + tick boundaries crossed``,
 smoothed with Jacobson/Karels in scaled integers (srtt x8, rttvar x4), and a timer armed
-at ``t`` for ``n`` ticks expires at the ``n``-th tick boundary after ``t``.
+at ``t`` for ``n`` ticks expires at the ``n``-th tick boundary after ``t``. 4.4BSD times one
+segment per window; with ``C_TIMESTAMPS`` (lakshman 3: "We also assumed the timestamp option ...
+Round trip times were estimated ignoring ambiguous ACKs as in [8]") every ACK of new data gives
+a sample, from the send time it echoes (:func:`timestamp_sample`).
 """
 from .aal5 import cells_for
 from .heap import heap_push, next_seq
@@ -29,11 +32,12 @@ from .layout import (
     C_FAST_RETRANSMITS, C_FLAVOR, C_GRAN_NS, C_HIGH_SACK, C_HOLE_PTR, C_IN_RECOVERY,
     C_INCREASE_N, C_INCREASE_RULE, C_LAST_RCVD_SEG, C_MAX_CWND, C_MSS, C_OOO_SEGS, C_PIPE,
     C_RCV_NXT, C_RCV_WND, C_RECOVER, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
-    C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT, C_SB_MASK, C_SEGS_SENT, C_SND_MAX,
+    C_RTT_SAMPLES, C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT, C_SB_MASK, C_SEGS_SENT, C_SND_MAX,
     C_SND_NXT, C_SND_UNA, C_SRTT, C_START_NS, C_TIMEOUTS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
-    C_MEASURE_NS, C_NLOSS, C_SCRIPTED_LOSSES, C_SEGS_RECEIVED, C_SEND_HIGH, C_TIMEOUT_GUARD, C_TRACE,
+    C_MEASURE_NS, C_NLOSS, C_SCRIPTED_LOSSES, C_SEGS_RECEIVED, C_SEND_HIGH, C_TIMEOUT_GUARD, C_TIMESTAMPS,
+    C_TRACE, C_TS_RECENT,
     EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
-    G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, NEWRENO, RENO,
+    G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, K_TS, NEWRENO, RENO,
     RS_L0, RS_NBLK, RS_R0, SACK, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
     TR_SSTHRESH, TR_TIMEOUT, V_DATA_CELLS, V_HEADER_BYTES, VANILLA,
 )
@@ -144,6 +148,7 @@ def rtt_sample(S, c, t):
         rttvar = ticks << 1
     conn[c, C_SRTT] = srtt
     conn[c, C_RTTVAR] = rttvar
+    conn[c, C_RTT_SAMPLES] += 1
     conn[c, C_RTT_TIMING] = 0
     conn[c, C_RXTSHIFT] = 0
     conn[c, C_RXTCUR] = clamp((srtt >> 3) + rttvar, conn[c, C_RTTMIN], conn[c, C_RXTMAX])
@@ -245,6 +250,8 @@ def send_segment(S, c, seq, t):
         return
     k = alloc_packet(S, v, seq, 0, vc[v, V_DATA_CELLS])
     if k >= 0:
+        pkt = itab(S, T_PKT)
+        pkt[k, K_TS] = t if first_transmission else -1  # Karn: a retransmission's echo is ambiguous
         transmit(S, v, k, t)
 
 
@@ -450,14 +457,28 @@ def mark_sacked(S, c, k):
 
 
 @jit
-def new_ack(S, c, ack, t):
-    """An ACK above ``snd_una``: RTT sample, leave or continue recovery, grow the window."""
+def timestamp_sample(S, c, echo, t):
+    """RFC 1323 round-trip measurement (lakshman 3: "We also assumed the timestamp option"): an
+    ACK of new data echoes the send time of the segment that made the receiver send it, and gives
+    a sample unless that segment was a retransmission (``echo < 0``): "Round trip times were
+    estimated ignoring ambiguous ACKs as in [8]" (Karn and Partridge)."""
+    if echo >= 0:
+        itab(S, T_CONN)[c, C_RTT_START] = echo
+        rtt_sample(S, c, t)
+
+
+@jit
+def new_ack(S, c, ack, t, echo):
+    """An ACK above ``snd_una`` (echoing the send time ``echo``, see :func:`timestamp_sample`):
+    RTT sample, leave or continue recovery, grow the window."""
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
     una = conn[c, C_SND_UNA]
     flavor = conn[c, C_FLAVOR]
-    if conn[c, C_RTT_TIMING] == 1 and ack > conn[c, C_RTT_SEQ]:
+    if conn[c, C_TIMESTAMPS] == 1:
+        timestamp_sample(S, c, echo, t)
+    elif conn[c, C_RTT_TIMING] == 1 and ack > conn[c, C_RTT_SEQ]:
         rtt_sample(S, c, t)
     conn[c, C_SND_UNA] = ack
     if conn[c, C_SND_NXT] < ack:
@@ -522,7 +543,7 @@ def sender_receive_ack(S, c, k, t):
         mark_sacked(S, c, k)
     una = conn[c, C_SND_UNA]
     if ack > una:
-        new_ack(S, c, ack, t)
+        new_ack(S, c, ack, t, pkt[k, K_TS])
     elif ack == una and conn[c, C_SND_MAX] > una:
         duplicate_ack(S, c, t)
     trace_window(S, c, t)
@@ -629,6 +650,7 @@ def send_ack(S, c, t):
         build_sack_blocks(S, c, k)
     else:
         rsack[c, RS_NBLK] = 0
+    itab(S, T_PKT)[k, K_TS] = conn[c, C_TS_RECENT]
     conn[c, C_ACKS_SENT] += 1
     conn[c, C_DELACK_PENDING] = 0
     conn[c, C_DELACK_DEADLINE] = -1
@@ -653,6 +675,7 @@ def receiver_input(S, c, k, t):
     nxt = conn[c, C_RCV_NXT]
     had_ooo = conn[c, C_OOO_SEGS] > 0
     if seq == nxt:
+        conn[c, C_TS_RECENT] = pkt[k, K_TS]  # RFC 1323: TS.Recent from the segment at the left edge
         if t >= conn[c, C_MEASURE_NS]:
             conn[c, C_SEGS_RECEIVED] += 1
         nxt += mss

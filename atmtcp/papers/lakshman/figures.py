@@ -1,0 +1,274 @@
+"""lakshman's figures and tables, drawn from the experiments' Datasets (``notebooks/lakshman.ipynb``).
+
+Each function returns a matplotlib Figure or a pandas DataFrame; saving is
+:func:`atmtcp.figures.save_figure` / :func:`atmtcp.figures.save_table`.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .experiments import CONVERGENCE, DURATION_S, RED_FULL, WARMUP_S
+from .scenario import BETA_ONE_CELLS, LABELS, NOMINAL_RTT_S, beta
+
+STYLE = {"cell_tail": ("tab:red", "o", "-"), "cell_front": ("tab:blue", "s", "-"),
+         "frame_tail": ("tab:orange", "^", "--"), "frame_front": ("tab:green", "D", "--")}
+RED_COLORS = ("tab:purple", "tab:brown", "tab:pink", "tab:olive")
+
+
+def _beta_axis(ax):
+    """lakshman's second x-axis: the buffer in multiples of the 60 ms external RTT."""
+    top = ax.secondary_xaxis("top", functions=(lambda b: b / BETA_ONE_CELLS, lambda x: x * BETA_ONE_CELLS))
+    top.set_xlabel("beta (buffer / cells in one 60 ms RTT)", fontsize=8)
+    top.tick_params(labelsize=8)
+    return top
+
+
+def _curve(ax, buffers, mean, low, high, label, color, marker, line="-"):
+    ax.plot(buffers, mean, line, marker=marker, ms=4, color=color, label=label)
+    ax.fill_between(buffers, low, high, color=color, alpha=0.15, lw=0)
+
+
+def _frame(ax, title, ylabel="normalized good throughput"):
+    ax.set_xlabel("bottleneck buffer (cells)")
+    ax.set_ylabel(ylabel)
+    ax.figure.suptitle(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    _beta_axis(ax)
+
+
+def _seed_note(ds) -> str:
+    n = ds.sizes.get("seed", 1)
+    return f"mean of {n} seed{'s' if n > 1 else ''}, band: lowest to highest seed"
+
+
+# --- Figs. 2, 3, 6, 7, 10: total throughput -----------------------------------------------------------------
+def total_figure(ds: xr.Dataset, title: str):
+    """Total normalized good throughput against the buffer, one curve per discipline (lakshman Figs. 2,
+    3, 6, 7, 10), with the seeds' range as a band."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    b = ds.buffer.values
+    for k in ds.discipline.values:
+        color, marker, line = STYLE[k]
+        _curve(ax, b, ds.total_throughput_mean.sel(discipline=k), ds.total_throughput_min.sel(discipline=k),
+               ds.total_throughput_max.sel(discipline=k), LABELS[k], color, marker, line)
+    _frame(ax, title)
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=8, loc="lower right", title=_seed_note(ds), title_fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def total_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The numbers of a total-throughput figure: per buffer (and beta), each discipline's mean over the
+    seeds with its lowest and highest seed."""
+    rows = {}
+    for k in ds.discipline.values:
+        rows[(LABELS[k], "mean")] = ds.total_throughput_mean.sel(discipline=k).values
+        rows[(LABELS[k], "min")] = ds.total_throughput_min.sel(discipline=k).values
+        rows[(LABELS[k], "max")] = ds.total_throughput_max.sel(discipline=k).values
+    index = pd.MultiIndex.from_arrays([ds.buffer.values, np.round(beta(ds.buffer.values), 2)], names=["buffer", "beta"])
+    return pd.DataFrame(rows, index=index).round(3)
+
+
+# --- Figs. 4, 5, 8, 9: individual throughputs ----------------------------------------------------------------
+def individual_figure(ds: xr.Dataset, title: str):
+    """Each source's good throughput against the buffer for the two disciplines of the figure; colour:
+    the source's external RTT, line: the discipline (lakshman Figs. 4, 5, 8, 9)."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    b = ds.buffer.values
+    rtts = ds.rtt_s.isel(discipline=0, buffer=0, seed=0).values
+    cmap = plt.get_cmap("viridis")
+    for k, line in zip(ds.discipline.values, ("-", "--")):
+        for s, rtt in enumerate(rtts):
+            color = cmap(0.1 + 0.7 * (rtt - rtts.min()) / max(1e-9, np.ptp(rtts)))
+            y = ds.good_throughput_mean.sel(discipline=k, source=s)
+            _curve(ax, b, y, ds.good_throughput_min.sel(discipline=k, source=s),
+                   ds.good_throughput_max.sel(discipline=k, source=s),
+                   f"{LABELS[k]}, RTT {rtt * 1e3:.0f} ms", color, STYLE[k][1], line)
+    _frame(ax, title, "good throughput of the source")
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=7, ncol=2, loc="upper left", title=_seed_note(ds), title_fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def individual_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Per buffer, each source's mean good throughput under each discipline of the figure."""
+    rtts = ds.rtt_s.isel(discipline=0, buffer=0, seed=0).values
+    rows = {(LABELS[k], f"RTT {r * 1e3:.0f} ms"): ds.good_throughput_mean.sel(discipline=k, source=s).values
+            for k in ds.discipline.values for s, r in enumerate(rtts)}
+    index = pd.MultiIndex.from_arrays([ds.buffer.values, np.round(beta(ds.buffer.values), 2)], names=["buffer", "beta"])
+    return pd.DataFrame(rows, index=index).round(3)
+
+
+def rtt_bias_table(datasets: dict[str, xr.Dataset]) -> pd.DataFrame:
+    """Per individual-throughput figure and discipline: the shortest-RTT source's throughput over the
+    longest-RTT source's, mean over the buffers (the bias the paper's Figs. 4, 5, 8, 9 show)."""
+    from .claims import _rtt_bias
+    rows = []
+    for target, ds in datasets.items():
+        for k in ds.discipline.values:
+            rows.append({"figure": target, "discipline": LABELS[k], "short / long RTT throughput": _rtt_bias(ds, k)})
+    return pd.DataFrame(rows).set_index(["figure", "discipline"]).round(2)
+
+
+# --- Figs. 11-14: RED -------------------------------------------------------------------------------------------
+def red_label(red_one: float, front: bool = False) -> str:
+    return f"RED {red_one:.0e}..{RED_FULL:g}" + (" at the front" if front else "")
+
+
+def red_figure(ds: xr.Dataset, title: str, companions: dict[str, xr.Dataset] | None = None, front: bool = False,
+               tail_red: xr.Dataset | None = None):
+    """RED's throughput against the buffer for each probability range, beside the disciplines of
+    ``companions`` (label -> dataset with ``total_throughput_*`` over ``buffer``), and for Fig. 13 beside
+    RED at the tail (``tail_red``, dashed)."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    b = ds.buffer.values
+    for color, r in zip(RED_COLORS, ds.red_one.values):
+        sel = {"red_one": r}
+        _curve(ax, b, ds.total_throughput_mean.sel(sel), ds.total_throughput_min.sel(sel),
+               ds.total_throughput_max.sel(sel), red_label(float(r), front), color, "v")
+        if tail_red is not None:
+            ax.plot(b, tail_red.total_throughput_mean.sel(sel), ":", marker="^", ms=4, color=color,
+                    label=red_label(float(r)) + " (tail, Fig. 12)")
+    for key, comp in (companions or {}).items():
+        color, marker, line = STYLE[key]
+        _curve(ax, comp.buffer.values, comp.total_throughput_mean.sel(discipline=key),
+               comp.total_throughput_min.sel(discipline=key), comp.total_throughput_max.sel(discipline=key),
+               LABELS[key] + " (Fig. 10)", color, marker, line)
+    _frame(ax, title)
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=7, loc="lower right", title=_seed_note(ds), title_fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def red_table(ds: xr.Dataset, front: bool = False) -> pd.DataFrame:
+    rows = {}
+    for r in ds.red_one.values:
+        rows[(red_label(float(r), front), "mean")] = ds.total_throughput_mean.sel(red_one=r).values
+        rows[(red_label(float(r), front), "min")] = ds.total_throughput_min.sel(red_one=r).values
+        rows[(red_label(float(r), front), "max")] = ds.total_throughput_max.sel(red_one=r).values
+    index = pd.MultiIndex.from_arrays([ds.buffer.values, np.round(beta(ds.buffer.values), 2)], names=["buffer", "beta"])
+    return pd.DataFrame(rows, index=index).round(3)
+
+
+def fig14_figure(ds: xr.Dataset, title: str):
+    """Frame-level RED's total throughput against RED_full / RED_one (lakshman Fig. 14)."""
+    fig, ax = plt.subplots(figsize=(6.0, 3.8))
+    x = ds.ratio.values
+    ax.plot(x, ds.total_throughput_mean, "-o", color="tab:purple", label="RED at the frame level")
+    ax.fill_between(x, ds.total_throughput_min, ds.total_throughput_max, color="tab:purple", alpha=0.15, lw=0)
+    ax.set_xscale("log")
+    ax.set_xlabel("RED_full / RED_one (RED_full = 1)")
+    ax.set_ylabel("normalized good throughput")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="lower right", title=_seed_note(ds), title_fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def fig14_table(ds: xr.Dataset) -> pd.DataFrame:
+    return pd.DataFrame({"mean": ds.total_throughput_mean.values, "min": ds.total_throughput_min.values,
+                         "max": ds.total_throughput_max.values},
+                        index=pd.Index([f"{r:.0e}" for r in ds.ratio.values], name="RED_full / RED_one")).round(3)
+
+
+# --- the early warning -----------------------------------------------------------------------------------------
+def early_warning_figure(ds: xr.Dataset, title: str):
+    """Distribution of the time from a drop at the bottleneck to the fast retransmit of the damaged
+    packet, per discipline; the dotted lines are one external RTT and one RTT plus the time a full
+    buffer takes to drain."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    drain = float(ds.attrs["drain_time_s"])
+    for k in ds.discipline.values:
+        w = ds.warning_delay_s.sel(discipline=k).values
+        w = np.sort(w[np.isfinite(w)])
+        color, _, line = STYLE[k]
+        ax.step(w * 1e3, np.arange(1, w.size + 1) / max(1, w.size), line, where="post", color=color,
+                label=f"{LABELS[k]} (median {np.median(w) * 1e3:.0f} ms, {w.size} retransmits)")
+    for x, text in ((NOMINAL_RTT_S, "one RTT"), (NOMINAL_RTT_S + drain, "RTT + buffer drain")):
+        ax.axvline(x * 1e3, color="0.4", ls=":", lw=1)
+        ax.text(x * 1e3, 1.01, text, fontsize=7, ha="center", va="bottom", color="0.3")
+    ax.set_xlabel("time from the drop to the fast retransmit (ms)")
+    ax.set_ylabel("fraction of fast retransmits")
+    ax.set_ylim(0, 1.08)
+    ax.grid(alpha=0.3)
+    ax.set_title(title, fontsize=10, pad=14)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def early_warning_table(ds: xr.Dataset) -> pd.DataFrame:
+    rows = []
+    for k in ds.discipline.values:
+        w = ds.warning_delay_s.sel(discipline=k).values
+        w = w[np.isfinite(w)]
+        rows.append({"discipline": LABELS[k], "fast retransmits": w.size,
+                     "10th percentile (ms)": np.percentile(w, 10) * 1e3, "median (ms)": np.median(w) * 1e3,
+                     "share within 90 ms": float((w <= 0.09).mean()),
+                     "mean queue (cells)": float(ds.mean_queue_cells.sel(discipline=k)),
+                     "throughput": float(ds.total_throughput.sel(discipline=k))})
+    return pd.DataFrame(rows).set_index("discipline").round(3)
+
+
+# --- how long a run must be ----------------------------------------------------------------------------------
+def convergence_figure(ds: xr.Dataset, title: str):
+    """The running mean of the good throughput from the warm-up on, against the measured time, for the
+    long runs of ``lakshman.convergence``; the dotted line is the measured time of every other run."""
+    cases = ds.case.values
+    fig, axes = plt.subplots(1, len(cases), figsize=(4.2 * len(cases), 3.6), squeeze=False, sharey=True)
+    for ax, case in zip(axes[0], cases):
+        for k in ds.discipline.values:
+            color, _, line = STYLE[k]
+            y = ds.running_throughput.sel(case=case, discipline=k)
+            ax.plot(ds.measured_s, y, line, color=color, label=LABELS[k])
+        ax.axvline(DURATION_S - WARMUP_S, color="0.4", ls=":", lw=1)
+        ax.set_title(f"{case.split('.')[1]}: {CONVERGENCE['buffer']} cells", fontsize=9)
+        ax.set_xlabel(f"measured time after the {WARMUP_S:g} s warm-up (s)")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("running mean good throughput")
+    axes[0][0].legend(fontsize=7, loc="lower right")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def convergence_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Per long run: the running mean after the measured time of the other runs and at the end."""
+    measured = DURATION_S - WARMUP_S
+    rows = []
+    for case in ds.case.values:
+        for k in ds.discipline.values:
+            y = ds.running_throughput.sel(case=case, discipline=k)
+            at = float(y.sel(measured_s=measured, method="nearest"))
+            end = float(y.isel(measured_s=-1))
+            rows.append({"case": case, "discipline": LABELS[k], f"after {measured:g} s": at,
+                         f"after {float(ds.measured_s[-1]):g} s": end, "difference": at - end})
+    return pd.DataFrame(rows).set_index(["case", "discipline"]).round(3)
+
+
+# --- the paper's numbers beside ours ---------------------------------------------------------------------------
+def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str], quick: bool,
+                   tables: dict[str, pd.DataFrame]) -> str:
+    """reStructuredText for the HTML report's front page: targets, claims, and the tables given."""
+    from ...figures import QUICK_STAMP, rst_table
+    passed = int(verdicts.passed.sum())
+    failing = ", ".join(verdicts.claim[~verdicts.passed.astype(bool)])
+    lines = ["lakshman", "--------", ""]
+    if quick:
+        lines += [f"**{QUICK_STAMP}**", ""]
+    lines += [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
+              f"* claims: {passed} of {len(verdicts)} pass" + (f"; failing: {failing}" if failing else ""),
+              f"* paper numbers with a reproduced value: {int((comparison.status == 'compared').sum())} of "
+              f"{len(comparison)}", ""]
+    for name, table in tables.items():
+        lines += rst_table(name, table.reset_index())
+    return "\n".join(lines) + "\n"
+
