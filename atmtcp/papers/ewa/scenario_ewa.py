@@ -9,10 +9,12 @@ maximum TCP throughput over the VC at L1's full rate (133.4 Mbit/s).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ... import model as m
+from ...compiler import cell_time_ns
 from ...internetwork import Ewa, PriorityVc, RouterPolicy, RouterPort
+from ...kernel.aal5 import packet_cells
 from ...topologies import ewa_network, start_times
 from . import scenario
 from .scenario import AAL5, BUFFER_BYTES, CLOSE_S, DURATION_S, IP_DELAY_S, KB, L1_DELAY_S, MSS, PHASES, RCV_WND
@@ -213,3 +215,41 @@ def overcorrection_run(feedback: str, n: int, seed: int) -> m.Run:
 def buffer_packets(s: EwaScenario) -> int:
     """B, AAP-1's buffer in packets of 1540 IP bytes (ewa 3.1: "expressed in terms of number of packets")."""
     return s.buffer_bytes // (MSS + AAL5.tcpip_header_bytes)
+
+
+def _ip_ns(nbytes: int) -> int:
+    """An IP link's time for ``nbytes`` (picoseconds per byte, up to the ns: :mod:`atmtcp.kernel.packets`)."""
+    return -(-nbytes * round(8e12 / m.OC3_BPS) // 1000)
+
+
+def base_rtt_s(s: EwaScenario, i: int = 0) -> float:
+    """Connection ``i``'s round trip with empty queues: every propagation delay twice, and each hop's
+    transmission of the segment (its IP link, AAP-1's 33 cells, the ATM switch's cell, AAP-2's IP port)
+    and of its ACK (the same, with 40 bytes and 2 cells)."""
+    cell = cell_time_ns(m.OC3_BPS)
+    header = AAL5.tcpip_header_bytes
+    segment = _ip_ns(MSS + header) + packet_cells(MSS, AAL5.overhead_bytes) * cell + cell + _ip_ns(MSS + header)
+    ack = _ip_ns(header) + packet_cells(0, AAL5.overhead_bytes) * cell + cell + _ip_ns(header)
+    return (segment + ack) / 1e9 + 2 * (s.ip_delays_s[i] + s.atm_delay_s)
+
+
+def pipe_packets(s: EwaScenario, i: int = 0) -> float:
+    """The segments connection ``i``'s round trip holds at L1's full rate: :func:`base_rtt_s` over the time
+    AAP-1 takes to send one segment (33 cells). The sum of the windows beyond it waits in AAP-1."""
+    return base_rtt_s(s, i) / (packet_cells(MSS, AAL5.overhead_bytes) * cell_time_ns(m.OC3_BPS) / 1e9)
+
+
+SSTHRESH_STUDY_KB = (1024, 512)
+"""ewa 4.2: "if the ssthresh variable was set to 512 Kbytes instead of 1 Mbyte (which is again
+unrealistically large), TCP would need approximately 20-30 seconds before it was able to achieve 100%
+utilization after time t = 15 seconds when only two TCP sessions remain active compared to approximately
+2 seconds needed with the proposed method"."""
+SSTHRESH_STUDY_S = 50.0
+"""The two connections run on to 50 s, so that a recovery of 20-30 s after 15 s shows."""
+
+
+def long_ip_with_ssthresh(ssthresh_kb: int) -> EwaScenario:
+    """Section 4.2's scenario with another initial ssthresh, its last phase to :data:`SSTHRESH_STUDY_S`."""
+    return replace(LONG_IP, key=f"long_ip_ssthresh_{ssthresh_kb}k", initial_ssthresh=ssthresh_kb * KB,
+                   duration_s=SSTHRESH_STUDY_S,
+                   phases=PHASES[:2] + ((f"15-{SSTHRESH_STUDY_S:g} s", 15.0, SSTHRESH_STUDY_S),))
