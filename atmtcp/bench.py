@@ -5,8 +5,9 @@ cells), EPD, Reno, with the deterministic cell contention (the lazy FIFO path); 
 5-source LAN with slotted ports (the reproduction's headline assumption); the 5-source
 LAN with plain UBR (vanilla TCP) twice, with the deterministic cell contention and with
 slotted ports and randomized tail drop, so that the cost of the held-port path shows beside
-the fast path; cheon's symmetric parking lot with ESPD, 500-byte packets (3 s); and ewa's ten
-connections through a Drop-Tail ATM access point (20 s, the packet path). Each is run once to warm up
+the fast path; cheon's symmetric parking lot with ESPD, 500-byte packets (3 s); ewa's ten
+connections through a Drop-Tail ATM access point (20 s, the packet path); and ewa's forty connections
+(ten persistent, thirty ON/OFF) with EWA at the access point (20 s). Each is run once to warm up
 (loading or compiling the kernel), then timed. Reported per scenario:
 
 - wall seconds per run (kernel only: compile, allocation and labelling excluded);
@@ -54,11 +55,13 @@ SCENARIOS = [
     ("LAN, 5 sources, UBR, slotted + randomized tail", "lan", 5, "tail", "vanilla", "slotted_randomized_tail"),
     ("cheon, symmetric, 500 bytes, ESPD", "cheon", "symmetric", "espd", 500, "slotted"),
     ("ewa, ten connections, Drop-Tail", "ewa", "ewa.fig5", "drop_tail", 1500, "packets"),
+    ("ewa, 40 connections (10 persistent, 30 ON/OFF), EWA", "ewa", "on_off", "ewa", 1500, "packets"),
 ]
 """goyal1998 rows: (label, network, sources, policy, TCP, contention); the cheon row: (label,
 "cheon", case, policy, packet bytes, contention) — cheon's Table 1 ESPD run, seed 0, 3 s; the ewa
-row: (label, "ewa", target, policy, packet bytes, "packets") — ewa Fig. 5's run, seed 0, 20 s (the
-packet path: IP links and AAP-1's queue onto L1)."""
+rows: (label, "ewa", target or scenario, policy, packet bytes, "packets") — ewa Fig. 5's run, seed 0, 20 s
+(the packet path: IP links and AAP-1's queue onto L1), and section 4.6's forty connections with EWA at
+AAP-1 (Figs. 34-37, seed 0, 20 s: ON/OFF applications, EWA's rewriting of every ACK)."""
 
 
 def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
@@ -68,6 +71,9 @@ def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
     if network == "cheon":
         from .papers.cheon.scenario import cheon_run
         return cheon_run(sources, policy, tcp, seed=0)
+    if network == "ewa" and policy == "ewa":
+        from .papers.ewa.scenario_ewa import SCENARIOS, ewa_run
+        return ewa_run(SCENARIOS[sources], seed=0)
     if network == "ewa":
         from .papers.ewa.scenario import ten_connection_run
         return ten_connection_run(sources, seed=0)
