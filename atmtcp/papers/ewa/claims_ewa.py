@@ -43,6 +43,11 @@ SLOW_STARTS = 3
 """'a large number of slow-starts': at least three timeouts per connection in the 20 s (section 2's)."""
 SIGNIFICANTLY = 0.05
 """'significantly worse': at least 5 points of utilization below."""
+SIGNIFICANT_LOSS = 0.5
+"""'significant improvements in packet loss rate': at most half the packets dropped per run."""
+SIGNIFICANT_GAIN = 0.01
+"""'significant improvements in ... throughput': L1's utilization over 20 s at least 1 point higher; in
+fairness: a higher Jain's index (it cannot rise much near 1) of at least 0.99 ('a high degree of fairness')."""
 
 SECTION_2 = {"Drop-from-Front": "ewa.fig7", "RED 0.02": "ewa.fig9", "RED 0.05": "ewa.fig11"}
 """Section 2's runs of the scenario section 4.1 repeats with EWA ("these network parameters are identical
@@ -310,12 +315,16 @@ def _available_76(d):
 
 
 def _spurious_retransmissions(d):
-    ds = d["ewa.fig30"]
+    ds, bursty = d["ewa.fig30"], d["ewa.fig34"]
     retx, drops = ds.retransmissions.sum("source"), ds.packets_dropped.sum("source")
     spurious = (retx > 0) & (drops == 0)
     return Verdict(bool(spurious.any()), f"retransmissions per run {_seeds(retx.values)}, packets dropped "
                    f"{_seeds(drops.values)}, timeouts {_seeds(ds.timeouts.sum('source').values)} (needs a run with "
-                   "retransmissions and no loss)")
+                   "retransmissions and no loss). The round trip here swings by at most the buffer's 20 ms, and "
+                   "4.4BSD's estimator with 20 ms ticks keeps the timeout above it. Section 4.6's runs (Fig. 34) "
+                   f"do retransmit without loss: {_seeds(bursty.retransmissions.sum('source').values)} "
+                   f"retransmissions, {_seeds(bursty.timeouts.sum('source').values)} timeouts, "
+                   f"{_seeds(bursty.packets_dropped.sum('source').values)} drops per run")
 
 
 def _on_off_half(d):
@@ -388,22 +397,22 @@ def _against_section_2(quantity: str):
         values = {"EWA": ewa, **{name: d[target] for name, target in SECTION_2.items()}}
         if quantity == "loss":
             numbers = {k: float(v.packets_dropped.sum("source").mean()) for k, v in values.items()}
-            ok = all(numbers["EWA"] < v for k, v in numbers.items() if k != "EWA")
-            text = "packets dropped per run: "
+            ok = all(numbers["EWA"] <= SIGNIFICANT_LOSS * v for k, v in numbers.items() if k != "EWA")
+            text, rule = "packets dropped per run: ", f"EWA at most {SIGNIFICANT_LOSS:g} x each"
         elif quantity == "fairness":
             numbers = {k: float(v.fairness_phase.mean()) for k, v in values.items()}
-            ok = all(numbers["EWA"] > v for k, v in numbers.items() if k != "EWA")
-            text = "Jain's index, mean over phases and seeds: "
+            ok = numbers["EWA"] >= FAIR and all(numbers["EWA"] > v for k, v in numbers.items() if k != "EWA")
+            text, rule = "Jain's index, mean over phases: ", f"EWA above each, and >= {FAIR}"
         else:
             numbers = {k: float(v.utilization.mean()) for k, v in values.items()}
-            ok = all(numbers["EWA"] > v for k, v in numbers.items() if k != "EWA")
-            text = "L1's utilization over 20 s: "
+            ok = all(numbers["EWA"] >= v + SIGNIFICANT_GAIN for k, v in numbers.items() if k != "EWA")
+            text, rule = "L1's utilization over 20 s: ", f"EWA at least {SIGNIFICANT_GAIN} above each"
         by_phase = "" if quantity != "throughput" else " Per phase (EWA; Drop-from-Front): " + "; ".join(
             f"{p}: {float(ewa.utilization_phase.sel(phase=p).mean()):.3f}; "
             f"{float(values['Drop-from-Front'].utilization_phase.sel(phase=p).mean()):.3f}"
             for p in ewa.phase.values) + "."
         return Verdict(ok, text + ", ".join(f"{k} {v:.4g}" for k, v in numbers.items()) +
-                       " (mean over seeds; EWA must be better than each)." + by_phase + SECTION_2_READING)
+                       f" (mean over seeds; needs {rule})." + by_phase + SECTION_2_READING)
     return check
 
 
@@ -485,7 +494,7 @@ CLAIMS = [
           ("ewa.fig32",), _fair("ewa.fig32")),
     Claim("varying_rate_spurious_retransmissions", "ewa", "careful examination of the simulation results revealed "
           "that the high variability in the queuing delays triggered packet retransmissions for some TCP "
-          "connections.", ("ewa.fig30",), _spurious_retransmissions),
+          "connections.", ("ewa.fig30", "ewa.fig34"), _spurious_retransmissions),
     # section 4.6
     Claim("on_off_half_rate", "ewa", "Since the ON-OFF sources have a 50% duty cycle, we would expect the sequence "
           "number growth rate for ON-OFF sources to be approximately half of that of persistent ones. This is "
