@@ -6,8 +6,9 @@ cells), EPD, Reno, with the deterministic cell contention (the lazy FIFO path); 
 LAN with plain UBR (vanilla TCP) twice, with the deterministic cell contention and with
 slotted ports and randomized tail drop, so that the cost of the held-port path shows beside
 the fast path; cheon's symmetric parking lot with ESPD, 500-byte packets (3 s); lakshman's 14 sources
-at DS-3 with 5760 cells (10 s) under Frame-Front, Cell-Tail and plain FIFO tail drop; and ewa's ten
-connections through a Drop-Tail ATM access point (20 s, the packet path). Each is run once to warm up
+at DS-3 with 5760 cells (10 s) under Frame-Front, Cell-Tail and plain FIFO tail drop; ewa's ten
+connections through a Drop-Tail ATM access point (20 s, the packet path); and ewa's forty connections
+(ten persistent, thirty ON/OFF) with EWA at the access point (20 s). Each is run once to warm up
 (loading or compiling the kernel), then timed. Reported per scenario:
 
 - wall seconds per run (kernel only: compile, allocation and labelling excluded);
@@ -57,14 +58,17 @@ SCENARIOS = [
     ("lakshman, 14 sources, 5760 cells, Cell-Tail", "lakshman", 14, "cell_tail", 5760, "slotted"),
     ("lakshman, 14 sources, 5760 cells, FIFO tail drop", "lakshman", 14, "fifo", 5760, "deterministic"),
     ("ewa, ten connections, Drop-Tail", "ewa", "ewa.fig5", "drop_tail", 1500, "packets"),
+    ("ewa, 40 connections (10 persistent, 30 ON/OFF), EWA", "ewa", "on_off", "ewa", 1500, "packets"),
 ]
 """goyal1998 rows: (label, network, sources, policy, TCP, contention); the cheon row: (label,
 "cheon", case, policy, packet bytes, contention) — cheon's Table 1 ESPD run, seed 0, 3 s; the lakshman
 rows: (label, "lakshman", sources, discipline, buffer cells, contention) — Fig. 10's system at beta = 1,
 seed 1, 10 s: Frame-Front (a held port dropping at the front), Cell-Tail (a held slotted port with
 randomized tail drop) and plain tail drop on the lazy FIFO path (unslotted), so the cost of the
-front-drop path shows beside the FIFO fast path; the ewa row: (label, "ewa", target, policy, packet
-bytes, "packets") — ewa Fig. 5's run, seed 0, 20 s (the packet path: IP links and AAP-1's queue onto L1)."""
+front-drop path shows beside the FIFO fast path; the ewa rows: (label, "ewa", target or scenario, policy,
+packet bytes, "packets") — ewa Fig. 5's run, seed 0, 20 s (the packet path: IP links and AAP-1's queue
+onto L1), and section 4.6's forty connections with EWA at AAP-1 (Figs. 34-37, seed 0, 20 s: ON/OFF
+applications, EWA's rewriting of every ACK)."""
 LAKSHMAN_BENCH_S = 10.0
 
 
@@ -77,6 +81,9 @@ def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
     if network == "cheon":
         from .papers.cheon.scenario import cheon_run
         return cheon_run(sources, policy, tcp, seed=0)
+    if network == "ewa" and policy == "ewa":
+        from .papers.ewa.scenario_ewa import SCENARIOS, ewa_run
+        return ewa_run(SCENARIOS[sources], seed=0)
     if network == "ewa":
         from .papers.ewa.scenario import ten_connection_run
         return ten_connection_run(sources, seed=0)

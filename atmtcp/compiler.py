@@ -304,7 +304,7 @@ def _window_cells(tcp: m.TcpConfig, cells_per_segment: int) -> int:
 NO_PACKET_PATH = dict(
     flow=Zeros((0, L.FL_NFIELDS)), flow_rport=Zeros((0, 1)), flow_rq=Zeros((0, 1)),
     rport=Zeros((0, L.RP_NFIELDS)), rq=Zeros((0, L.Q_NFIELDS)), rqf=Zeros((0, L.QF_NFIELDS)),
-    rq_ring=Zeros((0, 2)), rsample=Zeros((0, 0)),
+    rq_ring=Zeros((0, 2)), rsample=Zeros((0, 0)), rfsample=Zeros((0, 0)),
 )
 """The packet path's tables in a run of cell ports only (:mod:`atmtcp.kernel.packets`): empty."""
 
@@ -357,6 +357,7 @@ def connection_tables(run: m.Run) -> tuple[np.ndarray, np.ndarray, int]:
         row[L.C_ACK_DELAY_NS] = int(round(tcp.ack_delay_s * NS))
         row[L.C_TIMESTAMPS] = int(tcp.timestamps)
         row[L.C_TS_RECENT] = -1
+        row[L.C_SND_WND] = rcv_wnd   # until the first ACK: the window of the connection's set-up
         connf[c, L.F_CWND] = tcp.mss
         ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else rcv_wnd
         connf[c, L.F_SSTHRESH] = float(ssthresh)
@@ -364,10 +365,15 @@ def connection_tables(run: m.Run) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 def application_table(run: m.Run) -> np.ndarray:
-    """The ``app`` table: each connection's close time (INFINITE: never) and send limit."""
+    """The ``app`` table: each connection's close time (INFINITE: never), send limit and, for an
+    ON/OFF application, its mean ON and OFF periods."""
     app = np.zeros((len(run.connections), L.A_NFIELDS), np.int64)
     app[:, L.A_SEND_LIMIT] = L.INFINITE
     app[:, L.A_STOP_NS] = [L.INFINITE if c.stop_s is None else int(round(c.stop_s * NS)) for c in run.connections]
+    for c, conn in enumerate(run.connections):
+        if conn.on_off is not None:
+            app[c, L.A_ON_MEAN_NS] = int(round(conn.on_off.mean_on_s * NS))
+            app[c, L.A_OFF_MEAN_NS] = int(round(conn.on_off.mean_off_s * NS))
     return app
 
 

@@ -58,6 +58,78 @@ class RouterPolicy:
         _positive("RouterPolicy", "weight", self.weight, at_most=1.0)
 
 
+EWA_FEEDBACKS = ("log", "linear")
+
+
+@dataclass(frozen=True)
+class Ewa:
+    """Explicit Window Adaptation at a router queue (ewa 3; :mod:`atmtcp.kernel.ewa`): every ACK
+    returning to the sources of the queue's data has its advertised window marked down to
+    ``max(min(W_r, f(B - Q)), MSS)`` (eq. 3.1) as it passes the queue's router.
+
+    - ``feedback``: ``"log"``, ``f = alpha log2(B - Q)`` (eq. 3.4, the paper's scheme), or
+      ``"linear"``, ``f = alpha (B - Q)`` (eq. 3.3, section 3.1's first attempt, Fig. 13); B and Q
+      in packets ("expressed in terms of number of packets rather than bytes").
+    - ``alpha``: its initial value ("In all our simulation experiments, we used an initial value of
+      1 for alpha"); ``adaptive=False`` keeps it fixed (section 3.1's example: "Let the parameter
+      alpha be 1").
+    - Section 3.2's adaptation: the average queue by a first-order filter of gain ``gain`` ("the
+      gain g is set to 1/128"), sampled at each ACK processed (our choice: the paper does not say
+      where its sampling points are); every ``period_s`` ("The update interval T was chosen as 10
+      milliseconds") alpha += ``w_up`` below ``low`` x B and alpha *= ``w_down`` above ``high`` x B
+      ("we set the high and the low thresholds to 60% and 20%"; "w_up and w_down ... to 1/8 and
+      (1-1/32)").
+
+    The queue needs a finite buffer (B): ``buffer_packets``, else as many of its largest packets as
+    ``buffer_bytes`` holds.
+    """
+
+    feedback: str = "log"
+    alpha: float = 1.0
+    adaptive: bool = True
+    gain: float = 1 / 128
+    low: float = 0.2
+    high: float = 0.6
+    w_up: float = 1 / 8
+    w_down: float = 1 - 1 / 32
+    period_s: float = 0.01
+
+    def __post_init__(self):
+        _check(self.feedback in EWA_FEEDBACKS, "Ewa", "feedback", self.feedback, f"one of {EWA_FEEDBACKS}")
+        _positive("Ewa", "alpha", self.alpha, at_most=1e6)
+        _boolean("Ewa", "adaptive", self.adaptive)
+        _positive("Ewa", "gain", self.gain, at_most=1.0)
+        for name in ("low", "high"):
+            value = getattr(self, name)
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1
+            _check(ok, "Ewa", name, value, "a fraction of the buffer in [0, 1]")
+        _check(self.high > self.low, "Ewa", "high", self.high, f"above low = {self.low:g}")
+        _positive("Ewa", "w_up", self.w_up, at_most=1e6)
+        _positive("Ewa", "w_down", self.w_down)
+        _check(self.w_down < 1, "Ewa", "w_down", self.w_down, "below 1 (a multiplicative decrease)")
+        _positive("Ewa", "period_s", self.period_s, at_most=m.MAX_TIME_S)
+        _check(self.period_s >= 1e-6, "Ewa", "period_s", self.period_s, "at least 1e-6 s")
+
+
+@dataclass(frozen=True)
+class PriorityVc:
+    """A high-priority ON/OFF VC on an ATM access point's link, served before the port's own VC
+    (ewa 4.5: "opening and closing a high-priority ATM connection that shares the same link L1 with
+    the aggregate TCP traffic ... the duration of the ON and OFF periods is exponentially
+    distributed with a mean of 50 milliseconds. When in the ON state, the high priority connection
+    is allocated 75 Mbits/sec"; :mod:`atmtcp.kernel.priority`). Off at t = 0."""
+
+    rate_bps: float = 75e6
+    mean_on_s: float = 0.05
+    mean_off_s: float = 0.05
+
+    def __post_init__(self):
+        _positive("PriorityVc", "rate_bps", self.rate_bps, at_most=1e13)
+        for name in ("mean_on_s", "mean_off_s"):
+            _positive("PriorityVc", name, getattr(self, name), at_most=m.MAX_TIME_S)
+            _check(getattr(self, name) >= 1e-6, "PriorityVc", name, getattr(self, name), "at least 1e-6 s")
+
+
 @dataclass(frozen=True)
 class RouterPort:
     """A router output port: its buffer and policy and, at an ATM access point, its VCs.
@@ -72,7 +144,11 @@ class RouterPort:
     AAPs to provide isolation between the different ATM virtual circuits"; "The buffer size for
     each ATM connection at the ATM layer in AAP-1 was set to 64 KBytes"); off, the VCs share one
     FIFO. ``vc_rate_bps`` is each VC's cell rate (the rate the ATM network allocates it, at most
-    the link's; ``None``: the link's rate).
+    the link's; ``None``: the link's rate). ``priority_vc``: a :class:`PriorityVc` sharing the link,
+    served first (one FIFO and a finite buffer only).
+
+    ``ewa``: Explicit Window Adaptation on this port's queue(s), each queue its own instance (ewa 5:
+    "each partition must be controlled by a separate instance of EWA"); needs a finite buffer.
     """
 
     buffer_bytes: int | None = None
@@ -80,6 +156,8 @@ class RouterPort:
     policy: RouterPolicy = field(default_factory=RouterPolicy)
     per_vc_queues: bool = False
     vc_rate_bps: float | None = None
+    ewa: Ewa | None = None
+    priority_vc: PriorityVc | None = None
 
     def __post_init__(self):
         for name in ("buffer_bytes", "buffer_packets"):
@@ -96,6 +174,14 @@ class RouterPort:
                    "'drop_tail' with an infinite buffer (nothing is ever dropped)")
             _check(not self.per_vc_queues, "RouterPort", "per_vc_queues", self.per_vc_queues,
                    "False with an infinite buffer (each VC's queue needs buffer_bytes or buffer_packets)")
+        _check(self.ewa is None or isinstance(self.ewa, Ewa), "RouterPort", "ewa", self.ewa, "None or an Ewa")
+        _check(self.ewa is None or not self.infinite, "RouterPort", "ewa", self.ewa,
+               "None with an infinite buffer (EWA's feedback is a function of the free buffer B - Q)")
+        if self.priority_vc is not None:
+            _check(isinstance(self.priority_vc, PriorityVc), "RouterPort", "priority_vc", self.priority_vc,
+                   "None or a PriorityVc")
+            _check(not self.per_vc_queues and not self.infinite, "RouterPort", "priority_vc", self.priority_vc,
+                   "None unless the port has one FIFO with a finite buffer")
         if self.policy.kind == "red" and self.buffer_packets is not None:
             _check(self.policy.max_th <= self.buffer_packets, "RouterPolicy", "max_th", self.policy.max_th,
                    f"at most the buffer, buffer_packets = {self.buffer_packets}")
@@ -153,7 +239,7 @@ class Internetwork:
             _check(isinstance(config, RouterPort), "Internetwork", "router_ports", config, "a RouterPort")
             towards_atm = name.split("->")[1] in set(self.atm_switches)
             if not towards_atm:
-                for option in ("per_vc_queues", "vc_rate_bps"):
+                for option in ("per_vc_queues", "vc_rate_bps", "priority_vc"):
                     _check(not getattr(config, option), "RouterPort", option, getattr(config, option),
                            f"unset at {name!r}: an IP port (only a port towards an ATM switch has VCs)")
 

@@ -400,8 +400,26 @@ class TcpConfig:
 
 
 @dataclass(frozen=True)
+class OnOff:
+    """An ON/OFF application (ewa 4.6: "ON-OFF sources where the ON and OFF periods are
+    exponentially distributed, each with an average of 200 milliseconds"): it has data throughout
+    an ON period and none in an OFF period, on a TCP connection that stays open. It starts with an
+    ON period at the connection's open; the periods are drawn from the run's seeded stream
+    (:mod:`atmtcp.kernel.applications`)."""
+
+    mean_on_s: float = 0.2
+    mean_off_s: float = 0.2
+
+    def __post_init__(self):
+        for name in ("mean_on_s", "mean_off_s"):
+            _positive("OnOff", name, getattr(self, name), at_most=MAX_TIME_S)
+            _check(getattr(self, name) >= 1e-6, "OnOff", name, getattr(self, name), "at least 1e-6 s")
+
+
+@dataclass(frozen=True)
 class Connection:
-    """A persistent (infinite) TCP source at host ``src`` sending to host ``dst``.
+    """A TCP source at host ``src`` sending to host ``dst``: persistent (infinite) unless
+    ``on_off`` gives it an ON/OFF application.
 
     ``lost_segments``: segment numbers (``seq // mss``, from 0) whose first transmission
     is lost before it enters the network: scripted losses for tests and for the
@@ -411,6 +429,8 @@ class Connection:
     of the ten active connections"): it gives TCP no new data, while the data already sent is
     still delivered and retransmitted until acknowledged (:mod:`atmtcp.kernel.applications`).
     ``None``: it never closes.
+
+    ``on_off``: an :class:`OnOff` application instead of a persistent one (ewa 4.6).
     """
 
     src: str
@@ -419,6 +439,7 @@ class Connection:
     start_s: float = 0.0
     lost_segments: tuple[int, ...] = ()
     stop_s: float | None = None
+    on_off: OnOff | None = None
 
     def __post_init__(self):
         _check(isinstance(self.src, str) and self.src != "", "Connection", "src", self.src, "a host name")
@@ -435,6 +456,8 @@ class Connection:
             _non_negative("Connection", "stop_s", self.stop_s)
             _check(self.stop_s > self.start_s, "Connection", "stop_s", self.stop_s,
                    f"after the open time start_s = {self.start_s:g} s (or None: never closes)")
+        _check(self.on_off is None or isinstance(self.on_off, OnOff), "Connection", "on_off", self.on_off,
+               "None (persistent) or an OnOff (e.g. OnOff(0.2, 0.2))")
 
 
 @dataclass(frozen=True)

@@ -56,11 +56,15 @@ class RouterPortSpec:
         """The port keeps queues and sends by events (else it is lazy)."""
         return not self.config.infinite
 
-    def cell_gap_ns(self) -> int:
-        """Time from one of a VC's cells to its next: the VC's rate, at most the link's."""
+    def cell_gap_ns(self, priority_on: bool = False) -> int:
+        """Time from one of a VC's cells to its next: the VC's rate, at most the link's (less the
+        priority VC's rate while it is on: :mod:`atmtcp.kernel.priority`)."""
         link = cell_time_ns(self.rate_bps)
         rate = self.config.vc_rate_bps
-        return link if rate is None else max(link, cell_time_ns(rate))
+        gap = link if rate is None else max(link, cell_time_ns(rate))
+        if priority_on:
+            gap = max(gap, cell_time_ns(self.rate_bps - self.config.priority_vc.rate_bps))
+        return gap
 
 
 def _classify(net, name: str) -> str:
@@ -135,6 +139,59 @@ def _check_queue(name: str, config: RouterPort, sizes: list[int]) -> None:
                  f"holds at {name}")
 
 
+def _set_priority_vc(rport: np.ndarray, p: int, spec: RouterPortSpec) -> None:
+    """The port's gaps with its priority VC off and on, and its mean periods (ewa 4.5)."""
+    rport[p, L.RP_LINK_GAP_NS] = spec.cell_gap_ns()
+    prio = spec.config.priority_vc
+    if prio is None:
+        return
+    m._check(prio.rate_bps < spec.rate_bps, "PriorityVc", "rate_bps", prio.rate_bps,
+             f"below the rate of the link of {spec.name}, {spec.rate_bps:g} bit/s")
+    rport[p, L.RP_PRIORITY_GAP_NS] = spec.cell_gap_ns(priority_on=True)
+    rport[p, L.RP_PRIORITY_ON_MEAN_NS] = int(round(prio.mean_on_s * NS))
+    rport[p, L.RP_PRIORITY_OFF_MEAN_NS] = int(round(prio.mean_off_s * NS))
+
+
+def _set_ewa(rq: np.ndarray, rqf: np.ndarray, q: int, config: RouterPort, largest: int) -> None:
+    """Queue ``q``'s EWA (:class:`atmtcp.internetwork.Ewa`): B in packets, the thresholds in packets."""
+    ewa = config.ewa
+    if ewa is None:
+        return
+    buffer = config.buffer_packets if config.buffer_packets is not None else config.buffer_bytes // largest
+    rq[q, L.Q_EWA] = L.EWA_FEEDBACK_NAMES.index(ewa.feedback)
+    rq[q, L.Q_EWA_ADAPTIVE] = int(ewa.adaptive)
+    rq[q, L.Q_EWA_PERIOD_NS] = int(round(ewa.period_s * NS)) if ewa.adaptive else 0
+    rq[q, L.Q_EWA_BUFFER] = buffer
+    rqf[q, L.QF_EWA_ALPHA] = ewa.alpha
+    rqf[q, L.QF_EWA_GAIN] = ewa.gain
+    rqf[q, L.QF_EWA_LOW] = ewa.low * buffer
+    rqf[q, L.QF_EWA_HIGH] = ewa.high * buffer
+    rqf[q, L.QF_EWA_UP] = ewa.w_up
+    rqf[q, L.QF_EWA_DOWN] = ewa.w_down
+
+
+def _set_ewa_acks(flow: np.ndarray, flows: list, queue_at: dict, rq: np.ndarray, run: m.Run) -> None:
+    """Each ACK flow whose data crosses a queue with EWA: the hop at which it enters that queue's
+    router on its way back (ewa 3: the AAP rewrites "the returning acknowledgements"), the queue,
+    and the unit of the connection's scaled window field."""
+    flow[:, L.FL_EWA_HOP] = -1
+    for v, (c, is_ack, hops, _d, _t, _e) in enumerate(flows):
+        if is_ack:
+            continue
+        ewa_hops = [(name, queue_at[(v, h)]) for h, name in enumerate(hops)
+                    if (v, h) in queue_at and rq[queue_at[(v, h)], L.Q_EWA] != L.EWA_OFF]
+        if not ewa_hops:
+            continue
+        name, q = ewa_hops[0]
+        router = name.split("->")[0]
+        ack = next(a for a, f in enumerate(flows) if f[0] == c and f[1])
+        back = [h for h, hop in enumerate(flows[ack][2]) if hop.split("->")[0] == router]
+        if back:
+            flow[ack, L.FL_EWA_HOP] = back[0]
+            flow[ack, L.FL_EWA_QUEUE] = q
+            flow[ack, L.FL_WND_UNIT] = 1 << run.connections[c].tcp.window_scale
+
+
 def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
     """Allocate and fill the kernel state of ``run`` on an Internetwork (see the module docstring)."""
     growth = copy.deepcopy(growth) if growth else Growth()
@@ -187,6 +244,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
         rport[p, L.RP_EVENT_AT] = -1
         rport[p, L.RP_SERVING] = -1
         rport[p, L.RP_RR] = first_queue.get(name, 0) + len(own) - 1
+        _set_priority_vc(rport, p, spec)
         for q in own:
             config = spec.config
             _check_queue(name, config, sizes[q])
@@ -202,6 +260,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
             rqf[q, L.QF_MAX_P] = config.policy.max_p
             rqf[q, L.QF_WEIGHT] = config.policy.weight
             rqf[q, L.QF_IDLE_PACKET_NS] = packet_ns
+            _set_ewa(rq, rqf, q, config, max(sizes[q]))
             ring_cap.append((q, config.buffer_packets if config.buffer_packets is not None
                              else config.buffer_bytes // min(sizes[q]) + 1))
     caps = np.array([cap for _, cap in sorted(ring_cap)], np.int64)
@@ -220,12 +279,13 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
     vc_chan = np.full((n_vc, max_hops), -1, np.int64)
     vc_delay = np.zeros((n_vc, max_hops), np.int64)
     channels: dict[tuple, int] = {}
+    queue_at = {}   # (flow, hop) -> its queue
     n_chan = 0
     for v, (c, is_ack, hops, delays, tail, egress) in enumerate(flows):
         for h, (name, far) in enumerate(zip(hops, egress)):
             flow_rport[v, h] = index[name]
             if specs[name].queued:
-                flow_rq[v, h] = queue_of[(name, far if specs[name].config.per_vc_queues else "")]
+                flow_rq[v, h] = queue_at[(v, h)] = queue_of[(name, far if specs[name].config.per_vc_queues else "")]
             if h + 1 < len(hops):
                 vc_delay[v, h] = delays[h]
                 key = (index[name], index[hops[h + 1]], delays[h])
@@ -246,6 +306,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
         flow[v, L.FL_NHOPS] = len(hops)
     chan = np.zeros((n_chan, L.CH_NFIELDS), np.int64)
     chan[:, L.CH_DST_PORT] = -1
+    _set_ewa_acks(flow, flows, queue_at, rq, run)
 
     # --- the measured port: the router port most data flows share (the bottleneck, L1 in ewa)
     data_routes = [f[2] for f in flows if not f[1]]
@@ -262,16 +323,19 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
             allowed = ", ".join(n for n in names if specs[n].queued) or "none in this run"
             raise m.ModelError("TraceConfig", "ports", name, f"a router port with a buffer: {allowed}")
     sampled = [q for q, qname in enumerate(queue_names) if qname.split(":")[0] in run.trace.ports]
+    n_fields = len(L.EWA_SAMPLE_FIELDS)
+    per_queue = len(L.QUEUE_SAMPLE_FIELDS)
     for i, q in enumerate(sampled):
-        rq[q, L.Q_SAMPLE_COL] = 2 * i + 1
+        rq[q, L.Q_SAMPLE_COL] = per_queue * i + 1
+        rq[q, L.Q_FSAMPLE_COL] = n_fields * i + 1
     app = application_table(run)
     end_ns = int(round(run.duration_s * NS))
     sample_ns = max(1, int(round(run.trace.sample_interval_s * NS)))
     n_samples = end_ns // sample_ns + 1 if sampled else 0
     width = len(L.SAMPLED_CONNECTION_FIELDS)
     if sampled:
-        app[:, L.A_SAMPLE_COL] = 2 * len(sampled) + 1 + width * np.arange(n_conn)
-    n_columns = (2 * len(sampled) + width * n_conn) if sampled else 0
+        app[:, L.A_SAMPLE_COL] = per_queue * len(sampled) + 1 + width * np.arange(n_conn)
+    n_columns = (per_queue * len(sampled) + width * n_conn) if sampled else 0
 
     # --- connections, pools, heap, traces
     conn, connf, sb_cap = connection_tables(run)
@@ -303,6 +367,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
         loss=_loss_table(run), app=app,
         flow=flow, flow_rport=flow_rport, flow_rq=flow_rq, rport=rport, rq=rq, rqf=rqf,
         rq_ring=Zeros((int(caps.sum()), 2)), rsample=Zeros((n_samples, n_columns)),
+        rfsample=Zeros((n_samples, n_fields * len(sampled))),
     )
     kernel_state, state = pack(state)
     _free_list(state.cell, L.E_NEXT)

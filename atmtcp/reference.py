@@ -32,6 +32,16 @@ METRICS = {
     # ewa: per seed, seed 0 the paper's run (atmtcp.papers.ewa.experiments.summarize_ten)
     "l1_utilization": "utilization_phase",
     "vc_max_tcp_throughput_mbps": "max_tcp_throughput_mbps",
+    # ewa sections 3-4 (atmtcp.papers.ewa.experiments_ewa.summarize_ewa)
+    "l1_utilization_steady": "utilization_steady",
+    "connection_share_steady": "open_share_steady",
+    "l1_min_utilization": "utilization_min",
+    "recovery_s": "recovery_s",
+    "underflow_ms": "underflow_ms",
+    "window_before_kb": "window_before_kb",
+    "window_after_kb": "window_after_kb",
+    "on_off_over_persistent": "on_off_over_persistent",
+    "packets_dropped_per_run": "packets_dropped_total",
 }
 """CSV metric -> Dataset variable. Other metrics (context numbers, best parameter values,
 bounds) are checked by :mod:`atmtcp.claims` instead."""

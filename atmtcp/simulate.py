@@ -170,7 +170,20 @@ def packet_counters(compiled: Compiled) -> dict[str, Counter]:
         "queue_packets_dropped": Counter(("router_queue", "router_drop_reason"),
                                          S.rq[:, list(L.ROUTER_DROP_COLUMNS)].copy(), "packet",
                                          "packets dropped, by reason (RED's early drops: 'early')"),
+        "ewa_acks": column(S.rq, L.Q_EWA_ACKS, rq, "1", "ACKs whose window EWA computed (ewa 3), for the queue's data"),
+        "ewa_acks_marked_down": column(S.rq, L.Q_EWA_MARKED_DOWN, rq, "1",
+                                       "ACKs whose advertised window EWA lowered (eq. 3.1)"),
+        "ewa_alpha": column(S.rqf, L.QF_EWA_ALPHA, rq, "1", "EWA's alpha at the end (0: no EWA)"),
+        "priority_on_s": Counter(rport, priority_on_ns(S) / NS, "s",
+                                 "time the port's high-priority VC was on (ewa 4.5; 0: none)"),
     }
+
+
+def priority_on_ns(S) -> np.ndarray:
+    """Each router port's priority VC's time on up to the run's end: its finished ON periods, and
+    the one still running."""
+    running = S.rport[:, L.RP_PRIORITY_ON] == 1
+    return S.rport[:, L.RP_PRIORITY_ON_NS] + np.where(running, S.g[L.G_END] - S.rport[:, L.RP_PRIORITY_SINCE], 0)
 
 
 def _var(values, dims, units, description):
@@ -262,19 +275,35 @@ def _add_packet_samples(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
     n_queues = len(compiled.sampled_queues)
     ds.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
     ds.coords["sampled_queue"] = compiled.sampled_queues
-    ds["queue_bytes"] = _var(S.rsample[:, 0:2 * n_queues:2].copy(), ("sample_time", "sampled_queue"), "byte",
+    per_queue = len(L.QUEUE_SAMPLE_FIELDS)
+    columns = S.rsample[:, :per_queue * n_queues]
+    ds["queue_bytes"] = _var(columns[:, 0::per_queue].copy(), ("sample_time", "sampled_queue"), "byte",
                              "IP bytes in the router queue at the sampling instant")
-    ds["queue_packets_sampled"] = _var(S.rsample[:, 1:2 * n_queues:2].copy(), ("sample_time", "sampled_queue"),
+    ds["queue_packets_sampled"] = _var(columns[:, 1::per_queue].copy(), ("sample_time", "sampled_queue"),
                                        "packet", "packets in the router queue at the sampling instant")
+    ds["queue_dropped_sampled"] = _var(columns[:, 2::per_queue].copy(), ("sample_time", "sampled_queue"),
+                                       "packet", "packets the router queue had dropped by the sampling instant")
     width = len(L.SAMPLED_CONNECTION_FIELDS)
-    per_source = S.rsample[:, 2 * n_queues:].reshape(compiled.n_samples, len(run.connections), width)
+    per_source = S.rsample[:, per_queue * n_queues:].reshape(compiled.n_samples, len(run.connections), width)
     described = {
         "measured_bytes": ("byte", f"cumulative TCP payload of the source sent by {compiled.bottleneck}"),
         "snd_max": ("byte", "highest sequence number sent + 1 (the sequence number's growth)"),
         "snd_una": ("byte", "lowest unacknowledged sequence number"),
         "cwnd": ("byte", "congestion window"),
+        "snd_wnd": ("byte", "window advertised by the last ACK the source received (what EWA fed back)"),
     }
     for i, name in enumerate(L.SAMPLED_CONNECTION_FIELDS):
         units, description = described[name]
         ds[f"sampled_{name}"] = _var(per_source[:, :, i].copy(), ("sample_time", "source"), units,
+                                     description + " at the sampling instant")
+    width = len(L.EWA_SAMPLE_FIELDS)
+    described = {
+        "alpha": ("1", "EWA's alpha (ewa 3.2)"),
+        "average_queue": ("packet", "EWA's filtered average queue (ewa 3.2, gain g)"),
+        "feedback": ("packet", "EWA's feedback f(B - Q) for an ACK passing at the instant (eq. 3.3 or 3.4)"),
+        "available_rate": ("1", "share of the link's rate the queue's VC has (below 1 while a priority VC is on)"),
+    }
+    for i, name in enumerate(L.EWA_SAMPLE_FIELDS):
+        units, description = described[name]
+        ds[f"sampled_{name}"] = _var(S.rfsample[:, i::width].copy(), ("sample_time", "sampled_queue"), units,
                                      description + " at the sampling instant")

@@ -15,8 +15,12 @@ Nothing here imports atmtcp: the tests compare the kernel against these.
 - :class:`NaiveRed`: Floyd and Jacobson's RED, their section 4 algorithm for each arriving packet.
 - :class:`NaiveRouterQueue`: a router's FIFO of whole packets with Drop-Tail or ewa 2.1's
   Drop-from-Front, the packet at the head in service.
+- :class:`NaiveEwa`: ewa 3's window feedback (eq. 3.1 with 3.3 or 3.4) and section 3.2's adaptive
+  alpha, straight from the formulas.
 """
 from __future__ import annotations
+
+import math
 
 from collections import deque
 from fractions import Fraction
@@ -335,3 +339,38 @@ class NaiveRouterQueue:
     def depart(self):
         """The head's service ends."""
         return self.queue.popleft()
+
+
+class NaiveEwa:
+    """ewa 3: the AAP marks the receiver's advertised window of each returning ACK down to
+    ``W'_r = max(min(W_r, f(B_e)), MSS)`` (3.1), ``f(B_e) = alpha log2(B - Q)`` (3.4) or ``alpha (B - Q)``
+    (3.3), B and Q in packets. Section 3.2: ``avg(t) = (1 - g) avg(t-) + g Q(t)`` at each sampling point
+    (here: each ACK, before its feedback); every T, ``alpha += w_up`` if avg < low, ``alpha *= w_down``
+    if avg > high. The window field carries multiples of ``unit`` bytes (RFC 1323's scale): f x MSS is
+    rounded down to one, MSS up.
+    """
+
+    def __init__(self, kind, alpha, buffer, gain, low, high, w_up, w_down):
+        self.kind, self.alpha, self.buffer, self.gain = kind, alpha, buffer, gain
+        self.low, self.high, self.w_up, self.w_down = low * buffer, high * buffer, w_up, w_down
+        self.avg = 0.0
+
+    def f(self, queue):
+        free = max(self.buffer - queue, 0)
+        if self.kind == "linear":
+            return self.alpha * free
+        return self.alpha * math.log2(free) if free > 1 else 0.0
+
+    def ack(self, queue, advertised, mss, unit):
+        """An ACK passes with ``queue`` packets in the buffer: the window it leaves with."""
+        self.avg = (1 - self.gain) * self.avg + self.gain * queue
+        feedback = int(self.f(queue) * mss)
+        marked = min(advertised, feedback - feedback % unit)
+        least = mss if mss % unit == 0 else mss + unit - mss % unit
+        return max(marked, least)
+
+    def period(self):
+        if self.avg < self.low:
+            self.alpha += self.w_up
+        elif self.avg > self.high:
+            self.alpha *= self.w_down

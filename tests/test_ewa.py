@@ -8,13 +8,14 @@ import atmtcp
 from atmtcp.compiler import compile_run
 from atmtcp.experiments import EXPERIMENTS
 from atmtcp.papers.ewa import experiments as ewa
-from atmtcp.papers.ewa import scenario
+from atmtcp.internetwork import Ewa
+from atmtcp.papers.ewa import experiments_ewa, scenario, scenario_ewa
 from atmtcp.reference import PARAMETER_PREFIX, load_reference
 
 
-def test_every_section_2_target_is_an_experiment():
+def test_every_target_is_an_experiment():
     ids = {t for t in EXPERIMENTS if t.startswith("ewa.")}
-    assert ids == {f"ewa.fig{n}" for n in range(2, 13)} | {"ewa.tcp_sensitivity"}
+    assert ids == {f"ewa.fig{n}" for n in range(2, 40)} | {"ewa.tcp_sensitivity", "ewa.ssthresh_study"}
 
 
 def paper_settings() -> dict[str, float]:
@@ -41,16 +42,63 @@ def paper_settings() -> dict[str, float]:
     }
 
 
+def ewa_settings(target: str) -> dict[str, float]:
+    """Our value of every ``parameter_*`` row of sections 3-4, from atmtcp.papers.ewa.scenario_ewa."""
+    if target == "ewa.fig13":
+        run = scenario_ewa.overcorrection_run("log", 40, 0)
+        return {"fig13_alpha": run.network.router_port("AAP1->ATM").ewa.alpha}
+    key = next(k for k, figures in experiments_ewa.FIGURES.items() if target in figures) \
+        if target != "ewa.fig38" else "on_off"
+    s = scenario_ewa.SCENARIOS[key]
+    run = scenario_ewa.ewa_run(s, 0, "red" if target == "ewa.fig38" else "ewa")
+    port = run.network.router_port("AAP1->ATM")
+    ewa = port.ewa or Ewa()
+    rtts = [2e3 * (d + s.atm_delay_s) for d in s.ip_delays_s]
+    settings = {
+        "ewa_initial_alpha": ewa.alpha, "ewa_gain": ewa.gain, "ewa_low_threshold": ewa.low,
+        "ewa_high_threshold": ewa.high, "ewa_w_up": ewa.w_up, "ewa_w_down": ewa.w_down,
+        "ewa_period_ms": 1e3 * ewa.period_s,
+        "ip_delay_ms": 1e3 * s.ip_delays_s[0], "atm_delay_ms": 1e3 * s.atm_delay_s, "rtt_ms": rtts[0],
+        "feedback_delay_ms": 2e3 * s.ip_delays_s[0], "buffer_kb": port.buffer_bytes / 1024,
+        "receiver_window_kb": s.rcv_wnd / 1024, "initial_ssthresh_kb": s.initial_ssthresh / 1024,
+        "rtt_range_ms_low": 2e3 * (scenario_ewa.SMALL_IP.ip_delays_s[0] + scenario_ewa.SMALL_IP.atm_delay_s),
+        "rtt_range_ms_high": 2e3 * (scenario_ewa.LONG_IP.ip_delays_s[0] + scenario_ewa.LONG_IP.atm_delay_s),
+        "ip_delay_min_ms": 1e3 * min(s.ip_delays_s), "ip_delay_max_ms": 1e3 * max(s.ip_delays_s),
+        "rtt_min_ms": min(rtts), "rtt_max_ms": max(rtts), "bdp_longest_kb": s.rcv_wnd / 1024,
+        "first_connections": sum(c.start_s == 0 for c in run.connections),
+        "open_at_s": max(c.start_s for c in run.connections),
+        "close_at_s": min((c.stop_s for c in run.connections if c.stop_s), default=None),
+        "duration_s": run.duration_s, "connections": len(run.connections),
+        "persistent": sum(c.on_off is None for c in run.connections),
+        "on_off": sum(c.on_off is not None for c in run.connections),
+        "nodes": len({c.src for c in run.connections}), "start_spread_ms": 1e3 * s.start_spread_s,
+    }
+    if s.priority_vc is not None:
+        settings.update(priority_mean_ms=1e3 * s.priority_vc.mean_on_s, priority_rate_mbps=s.priority_vc.rate_bps / 1e6,
+                        available_low_mbps=(155.52e6 - s.priority_vc.rate_bps) / 1e6)
+    on_off = [c.on_off for c in run.connections if c.on_off]
+    if on_off:
+        settings["on_off_mean_ms"] = 1e3 * on_off[0].mean_on_s
+        assert all(o.mean_on_s == o.mean_off_s == on_off[0].mean_on_s for o in on_off)
+    if port.policy.kind == "red":
+        settings.update(red_max_p=port.policy.max_p, red_min_th_packets=port.policy.min_th,
+                        red_max_th_packets=port.policy.max_th)
+    return settings
+
+
 def test_every_setting_of_the_paper_is_the_scenarios():
-    """Each ``parameter_*`` number of data/reference/ewa.csv is what atmtcp.papers.ewa.scenario runs."""
+    """Each ``parameter_*`` number of data/reference/ewa.csv is what atmtcp.papers.ewa.scenario (section 2)
+    or scenario_ewa (sections 3-4) runs."""
     ref = load_reference("ewa")
     ours = paper_settings()
     for row in ref[ref.metric.str.startswith(PARAMETER_PREFIX)].itertuples():
         name = row.metric[len(PARAMETER_PREFIX):]
-        if name == "red_max_p":
+        if int(row.target.split("fig")[1]) >= 13:
+            assert ewa_settings(row.target)[name] == pytest.approx(row.value, rel=0.01), (row.target, name)
+        elif name == "red_max_p":
             assert scenario.aap1_port(row.target).policy.max_p == row.value
-            continue
-        assert ours[name] == pytest.approx(row.value, rel=0.01), name
+        else:
+            assert ours[name] == pytest.approx(row.value, rel=0.01), name
 
 
 def test_closes_and_phases():
@@ -130,3 +178,20 @@ def test_ten_connection_run_short():
     late = ds.source_utilization.sel(interval=slice(10.5, None), source=slice(6, 10))
     assert float(late.max()) == 0.0
     assert ds.utilization_phase.sel(phase="0-10 s") > 0.5
+
+
+def test_recovery_and_underflow_after_a_transition():
+    """Section 4's reductions: the time until L1's utilization stays >= 0.95, and the buffer's underflow
+    after a phase's start with the transmission windows before it and at its end."""
+    ends = np.arange(1, 81) * 0.25
+    total = np.ones(80)
+    total[(ends > 15) & (ends <= 15.5)] = 0.6
+    np.testing.assert_allclose(experiments_ewa.recovery_s(ends, total, scenario.PHASES), [0.0, 0.0, 0.5])
+    times = np.arange(0, 20.0001, 0.005)
+    queue = np.full(times.size, 30)
+    queue[(times > 15.0) & (times <= 15.1 + 1e-9)] = 0
+    wtimes = times[::2]
+    windows = np.where(wtimes[:, None] < 15.0, 40 * 1024, 85 * 1024) * np.ones((1, 2))
+    out = experiments_ewa.transition_numbers(times, queue, wtimes, windows, scenario.PHASES[2:], [[0, 1]])
+    assert out["underflow_ms"][0] == pytest.approx(100)
+    assert (out["before_kb"][0], out["after_kb"][0]) == (40, 85)

@@ -6,9 +6,11 @@ from .layout import (
     A_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
     E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
     G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_SEQ, G_STATUS, K_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
-    EV_ROUTER, EV_STOP, INFINITE,
+    EV_APP, EV_EWA, EV_PRIORITY, EV_ROUTER, EV_STOP, INFINITE,
 )
-from .applications import close_connection
+from .applications import close_connection, schedule_applications, switch_application
+from .ewa import ewa_period, schedule_ewa
+from .priority import schedule_priority_vcs, switch_priority_vc
 from .packets import packet_arrives, router_event, sample_packet_path
 from .held_ports import port_event
 from .ports import admit_cell, channel_pop, drain, free_record, release_packet_if_done, sample_ports
@@ -38,14 +40,21 @@ def deliver_packet(S, v, hop, k, t):
 
 
 @jit
-def packet_path_or_close(S, kind, ident, t):
-    """A router port's event (EV_ROUTER) or a connection's close (EV_STOP): one call from
+def packet_path_event(S, kind, ident, t):
+    """A router port's event (EV_ROUTER), a connection's close (EV_STOP), an ON/OFF application's
+    switch (EV_APP), a priority VC's switch (EV_PRIORITY) or EWA's period (EV_EWA): one call from
     :func:`dispatch`, which is inlined into the main loop, so that the cell path's loop grows by one
     branch only."""
     if kind == EV_ROUTER:
         router_event(S, ident, t)
-    else:
+    elif kind == EV_STOP:
         close_connection(S, ident, t)
+    elif kind == EV_APP:
+        switch_application(S, ident, t)
+    elif kind == EV_PRIORITY:
+        switch_priority_vc(S, ident, t)
+    elif kind == EV_EWA:
+        ewa_period(S, ident, t)
 
 
 @jit
@@ -70,7 +79,7 @@ def dispatch(S, kind, ident, t):
     elif kind == EV_START:
         tcp_output(S, ident, t)
     elif kind >= EV_ROUTER:
-        packet_path_or_close(S, kind, ident, t)
+        packet_path_event(S, kind, ident, t)
     elif kind == EV_SAMPLE:
         sample(S, ident, t)
         if ident + 1 < g[G_NSAMPLES]:
@@ -80,7 +89,8 @@ def dispatch(S, kind, ident, t):
 @jit
 def schedule_start(S):
     """The first events of a fresh state: each connection's start, in connection order, the
-    close of those that close, then the first sample of the traced ports. Scheduled here rather
+    close of those that close, the end of the ON/OFF applications' first ON periods, the priority
+    VCs' first switches, EWA's first periods, then the first sample of the traced ports. Scheduled here rather
     than from Python, so that a process loads one compiled entry point (``run_until_end``) from
     numba's cache."""
     conn = itab(S, T_CONN)
@@ -91,6 +101,9 @@ def schedule_start(S):
     for c in range(conn.shape[0]):
         if app[c, A_STOP_NS] < INFINITE:
             heap_push(S, app[c, A_STOP_NS], next_seq(S), EV_STOP, c)
+    schedule_applications(S)
+    schedule_priority_vcs(S)
+    schedule_ewa(S)
     if g[G_NSAMPLES] > 0:
         heap_push(S, 0, next_seq(S), EV_SAMPLE, 0)
 

@@ -24,9 +24,9 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_DELACK, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_DEADLINE, C_DELACK_QUEUED,
     C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
     C_SEND_HIGH, C_TIMEOUT_GUARD, C_MEASURE_NS, C_SEGS_RECEIVED, C_ACK_DELAY_NS,
-    C_TIMESTAMPS, C_TS_RECENT, C_RTT_SAMPLES,
+    C_TIMESTAMPS, C_TS_RECENT, C_RTT_SAMPLES, C_SND_WND,
     C_NFIELDS,
-) = range(58)
+) = range(59)
 # C_SEGS_RECEIVED: distinct data segments that reached the receiver at or after C_MEASURE_NS
 # (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one packet").
 # C_ACK_DELAY_NS: the receiver hands each ACK to its NIC this long after the data arrived (lakshman 3).
@@ -34,6 +34,8 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
 # timestamps; lakshman 3), none from an ACK echoing a retransmission (Karn). C_TS_RECENT: the receiver's
 # TS.Recent, the send time of the last in-order segment (-1: it was a retransmission). C_RTT_SAMPLES:
 # RTT samples folded into srtt.
+# C_SND_WND: the window the last ACK advertised (bytes; RFC 793's SND.WND); the sender sends at most
+# min(cwnd, C_SND_WND) beyond snd_una. The receiver advertises C_RCV_WND; EWA may lower it on the way (ewa 3).
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
 F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
@@ -185,24 +187,36 @@ PACKET_ENTRY = -2
 (a cell has its index >= 0 there, a delivery -1)."""
 
 # --- per flow, int64 table ``flow`` -----------------------------------------------------------------------
-FL_IP_BYTES, FL_PAYLOAD, FL_DROPPED, FL_MEASURED_BYTES, FL_NHOPS, FL_NFIELDS = range(6)
+(
+    FL_IP_BYTES, FL_PAYLOAD, FL_DROPPED, FL_MEASURED_BYTES, FL_NHOPS, FL_EWA_HOP, FL_EWA_QUEUE, FL_WND_UNIT,
+    FL_NFIELDS,
+) = range(9)
 # FL_IP_BYTES: the IP datagram (TCP payload + TCP/IP headers) a router buffers and an IP link sends;
 # FL_PAYLOAD: its TCP payload (0 for ACKs); FL_DROPPED: the flow's packets dropped at router ports;
 # FL_MEASURED_BYTES: TCP payload that left the measured port (RP_MEASURED); FL_NHOPS: router hops.
+# An ACK flow whose data crosses a queue with EWA (atmtcp.kernel.ewa): FL_EWA_HOP, the hop at which it
+# enters that queue's router on its way back to the source (-1: none), FL_EWA_QUEUE, that queue (a row
+# of ``rq``), FL_WND_UNIT, the bytes of one unit of the scaled window field (1 << window scale).
 
 # --- router output port, int64 table ``rport`` -----------------------------------------------------------
 (
     RP_MODE, RP_PS_PER_BYTE, RP_CELL_NS, RP_CELL_GAP_NS, RP_FIRST_Q, RP_NQ,
     RP_FREE_AT, RP_EVENT_AT, RP_SERVING, RP_RR,
     RP_PKTS_IN, RP_PKTS_OUT, RP_BYTES_OUT, RP_CELLS_OUT, RP_MEASURED,
+    RP_LINK_GAP_NS, RP_PRIORITY_GAP_NS, RP_PRIORITY_ON_MEAN_NS, RP_PRIORITY_OFF_MEAN_NS, RP_PRIORITY_ON,
+    RP_PRIORITY_SINCE, RP_PRIORITY_ON_NS,
     RP_NFIELDS,
-) = range(16)
+) = range(23)
 # RP_MODE: ROUTE_IP (a packet takes its bytes x RP_PS_PER_BYTE picoseconds) or ROUTE_ATM (AAL5: its
 # K_NCELLS cells, one every RP_CELL_GAP_NS >= RP_CELL_NS, the VC's rate). RP_NQ = 0: a lazy FIFO with
 # an infinite buffer (a departure is fixed on arrival, RP_FREE_AT is when the next packet may start);
 # else its queues are rows RP_FIRST_Q .. + RP_NQ of ``rq``, served by events (EV_ROUTER at
 # RP_EVENT_AT, -1 when idle): one per packet with one queue, one per cell slot with several (round
 # robin; RP_SERVING: the queue whose cell is on the link, -1 none; RP_RR: the last queue served).
+# A high-priority ON/OFF VC on the port's link (atmtcp.kernel.priority; ewa 4.5), if
+# RP_PRIORITY_ON_MEAN_NS > 0: RP_CELL_GAP_NS is RP_LINK_GAP_NS while it is off and RP_PRIORITY_GAP_NS
+# (the rate it leaves) while it is on (RP_PRIORITY_ON = 1, since RP_PRIORITY_SINCE); RP_PRIORITY_ON_NS
+# sums its finished ON periods.
 ROUTE_IP, ROUTE_ATM = range(2)
 
 # --- router queue (a VC's buffer at an access point, or a port's only FIFO), int64 table ``rq`` ------------
@@ -210,32 +224,54 @@ ROUTE_IP, ROUTE_ATM = range(2)
     Q_PORT, Q_POLICY, Q_CAP_BYTES, Q_CAP_PKTS, Q_BYTES, Q_PKTS, Q_MAX_BYTES, Q_MAX_PKTS,
     Q_RING_BASE, Q_RING_CAP, Q_HEAD, Q_NEXT_CELL_AT, Q_CELLS_LEFT, Q_HEAD_STARTED,
     Q_RED_COUNT, Q_IDLE_SINCE, Q_PKTS_IN, Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT, Q_SAMPLE_COL,
+    Q_EWA, Q_EWA_ADAPTIVE, Q_EWA_PERIOD_NS, Q_EWA_BUFFER, Q_EWA_ACKS, Q_EWA_MARKED_DOWN, Q_FSAMPLE_COL,
     Q_NFIELDS,
-) = range(22)
+) = range(29)
 # Q_PKTS is also the ring's length (packets from Q_HEAD on). Q_HEAD_STARTED: when the head packet's
 # first cell (or first bit) went out, -1 before. Q_CELLS_LEFT: cells of the head not yet sent (round
-# robin). Q_SAMPLE_COL: 1 + the ``rsample`` column of its bytes (packets next to it), 0 if not sampled.
+# robin). Q_SAMPLE_COL: 1 + the first of its QUEUE_SAMPLE_FIELDS columns of ``rsample``, 0 if not sampled.
+# EWA (atmtcp.kernel.ewa): Q_EWA, the feedback function (EWA_OFF, EWA_LOG, EWA_LINEAR); Q_EWA_ADAPTIVE = 1:
+# alpha adapts every Q_EWA_PERIOD_NS; Q_EWA_BUFFER: B, the buffer in packets; Q_EWA_ACKS: ACKs processed,
+# Q_EWA_MARKED_DOWN: those whose window it lowered. Q_FSAMPLE_COL: 1 + the first of the queue's
+# EWA_SAMPLE_FIELDS columns of ``rfsample``, 0 if not sampled.
+QUEUE_SAMPLE_FIELDS = ("bytes", "packets", "dropped")
+"""The ``rsample`` columns of a sampled queue: IP bytes and packets queued, packets dropped so far."""
 ROUTER_DROP_COLUMNS = (Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT)
 ROUTER_DROP_NAMES = ("overflow", "early", "front")
 
 # --- router queue, float64 table ``rqf`` ---------------------------------------------------------------------
-QF_MIN_TH, QF_MAX_TH, QF_MAX_P, QF_WEIGHT, QF_AVG, QF_IDLE_PACKET_NS, QF_NFIELDS = range(7)
+(
+    QF_MIN_TH, QF_MAX_TH, QF_MAX_P, QF_WEIGHT, QF_AVG, QF_IDLE_PACKET_NS,
+    QF_EWA_ALPHA, QF_EWA_AVG, QF_EWA_GAIN, QF_EWA_LOW, QF_EWA_HIGH, QF_EWA_UP, QF_EWA_DOWN,
+    QF_NFIELDS,
+) = range(14)
 # Floyd-Jacobson RED (packets): thresholds, max_p, the average's weight w_q, the average, and the
 # transmission time s of a typical packet, which paces the average's decay over an idle queue.
+# EWA (ewa 3.2): alpha, the filtered average queue (packets) and its gain g, the low and high
+# thresholds (packets), w_up and w_down.
+EWA_OFF, EWA_LOG, EWA_LINEAR = range(3)
+EWA_FEEDBACK_NAMES = ("off", "log", "linear")
+EWA_SAMPLE_FIELDS = ("alpha", "average_queue", "feedback", "available_rate")
+"""The ``rfsample`` columns of a sampled queue: EWA's alpha, its average queue (packets), the feedback
+f(B - Q) (packets) an ACK passing at that instant gets, and the share of the link's rate the queue's VC
+has (1, or less while a priority VC is on)."""
 
 # --- router drop policies ------------------------------------------------------------------------------------
 DROP_TAIL, DROP_FROM_FRONT, FLOYD_JACOBSON_RED = range(3)
 ROUTER_POLICY_NAMES = ("drop_tail", "drop_from_front", "red")
 
 # --- per connection, the application: int64 table ``app`` ---------------------------------------------------
-A_STOP_NS, A_SEND_LIMIT, A_SAMPLE_COL, A_NFIELDS = range(4)
+A_STOP_NS, A_SEND_LIMIT, A_SAMPLE_COL, A_ON_MEAN_NS, A_OFF_MEAN_NS, A_IS_ON, A_NFIELDS = range(7)
 # A_STOP_NS: when the application closes (INFINITE: never); A_SEND_LIMIT: the sender sends no byte at
 # or above it (INFINITE while open, snd_max from the close on). A_SAMPLE_COL: 1 + the first of the
-# connection's ``rsample`` columns (SAMPLED_CONNECTION_FIELDS), 0 if not sampled.
-SAMPLED_CONNECTION_FIELDS = ("measured_bytes", "snd_max", "snd_una", "cwnd")
+# connection's ``rsample`` columns (SAMPLED_CONNECTION_FIELDS), 0 if not sampled. An ON/OFF application
+# (atmtcp.kernel.applications) has A_ON_MEAN_NS > 0 (0: persistent) and A_IS_ON = 1 while ON.
+SAMPLED_CONNECTION_FIELDS = ("measured_bytes", "snd_max", "snd_una", "cwnd", "snd_wnd")
 """The ``rsample`` columns of a sampled connection: TCP payload of its data past the measured
-router port, its highest byte sent + 1, its lowest unacknowledged byte, its cwnd (bytes)."""
+router port, its highest byte sent + 1, its lowest unacknowledged byte, its cwnd (bytes), the window
+the last ACK advertised (bytes; what EWA fed back)."""
 
-EV_ROUTER, EV_STOP = 16, 17
-"""Event kinds of the packet path (a router port's departure or cell slot) and of a connection's
-close. Numbered apart from the cell path's kinds (0-5) so that a kind added there cannot collide."""
+EV_ROUTER, EV_STOP, EV_APP, EV_PRIORITY, EV_EWA = 16, 17, 18, 19, 20
+"""Event kinds of the packet path (a router port's departure or cell slot), of a connection's close,
+of an ON/OFF application's switch, of a priority VC's switch, and of EWA's period T (ident: the queue).
+Numbered apart from the cell path's kinds (0-5) so that a kind added there cannot collide."""

@@ -27,29 +27,31 @@ fixed on arrival (the *lazy* port, ``RP_NQ = 0``; as the cell path's lazy port):
 with queues sends by events (EV_ROUTER): one per packet with a single queue, one per cell slot
 when VCs share the link round robin.
 
-ACK processing at an access point (EWA, issue 13) belongs in :func:`enter_hop`: every ACK that
-reaches AAP-1 from the ATM network enters AAP-1's IP port towards its source there, with the port,
-the ACK packet (its advertised window in ``K_WND``) and the time.
+Explicit Window Adaptation (ewa 3, :mod:`atmtcp.kernel.ewa`) acts in :func:`enter_hop`: an ACK whose
+data crosses a queue with EWA has its advertised window (``K_WND``) rewritten when it enters that
+queue's router on its way back to the source (``FL_EWA_HOP``), "on each TCP acknowledgement".
 """
 from .cells import channel_push, release_packet_if_done
 from .heap import heap_push, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    A_SAMPLE_COL, C_DATA_VC, C_SND_MAX, C_SND_UNA, DROP_FROM_FRONT, EV_ROUTER, F_CWND, FL_DROPPED,
-    FL_IP_BYTES, FL_MEASURED_BYTES, FL_NHOPS, FL_PAYLOAD, FLOYD_JACOBSON_RED, INFINITE, K_ALIVE, K_NCELLS,
+    A_SAMPLE_COL, C_DATA_VC, C_SND_MAX, C_SND_UNA, C_SND_WND, DROP_FROM_FRONT, EV_ROUTER, F_CWND, FL_DROPPED,
+    FL_EWA_HOP, FL_IP_BYTES, FL_MEASURED_BYTES, FL_NHOPS, FL_PAYLOAD, FLOYD_JACOBSON_RED, INFINITE, K_ALIVE, K_NCELLS,
     K_PENDING, PACKET_ENTRY, Q_BYTES, Q_CAP_BYTES, Q_CAP_PKTS, Q_CELLS_LEFT, Q_DROP_EARLY, Q_DROP_FRONT,
     Q_DROP_OVERFLOW, Q_HEAD, Q_HEAD_STARTED, Q_IDLE_SINCE, Q_MAX_BYTES, Q_MAX_PKTS, Q_NEXT_CELL_AT, Q_PKTS,
     Q_PKTS_IN, Q_POLICY, Q_RED_COUNT, Q_RING_BASE, Q_RING_CAP, Q_SAMPLE_COL, QF_AVG, QF_IDLE_PACKET_NS,
+    Q_EWA, Q_FSAMPLE_COL, Q_PORT, QF_EWA_ALPHA, QF_EWA_AVG, RP_LINK_GAP_NS,
     QF_MAX_P, QF_MAX_TH, QF_MIN_TH, QF_WEIGHT, ROUTE_IP, RP_BYTES_OUT, RP_CELL_GAP_NS, RP_CELL_NS,
     RP_CELLS_OUT, RP_EVENT_AT, RP_FIRST_Q, RP_FREE_AT, RP_MEASURED, RP_MODE, RP_NQ, RP_PKTS_IN,
     RP_PKTS_OUT, RP_PS_PER_BYTE, RP_RR, RP_SERVING, V_DELIVERY_CHAN, V_NHOPS, V_TAIL_NS,
 )
+from .ewa import queue_feedback, rewrite_ack
 from .ports import transmit_cells
 from .rng import random_unit
 from .router_policies import red_average, red_decision
 from .state import (
     ftab, itab, T_APP, T_CONN, T_CONNF, T_FLOW, T_FLOW_RPORT, T_FLOW_RQ, T_PKT, T_RPORT, T_RQ, T_RQ_RING,
-    T_RQF, T_RSAMPLE, T_VC, T_VC_CHAN, T_VC_DELAY,
+    T_RFSAMPLE, T_RQF, T_RSAMPLE, T_VC, T_VC_CHAN, T_VC_DELAY,
 )
 
 
@@ -77,7 +79,10 @@ def packet_arrives(S, v, hop, k, t):
 @jit
 def enter_hop(S, v, hop, k, t):
     """Packet ``k`` of flow ``v`` reaches the port of hop ``hop`` at ``t``: a lazy port fixes its
-    departure at once, a port with queues admits it (:func:`admit_packet`)."""
+    departure at once, a port with queues admits it (:func:`admit_packet`). An ACK entering the
+    router of the EWA queue its data crosses is rewritten first (:func:`atmtcp.kernel.ewa.rewrite_ack`)."""
+    if hop == itab(S, T_FLOW)[v, FL_EWA_HOP]:
+        rewrite_ack(S, v, k, t)
     rport = itab(S, T_RPORT)
     p = itab(S, T_FLOW_RPORT)[v, hop]
     q = itab(S, T_FLOW_RQ)[v, hop]
@@ -347,17 +352,28 @@ def router_event(S, p, t):
 # --- samples --------------------------------------------------------------------------------------------------------
 @jit
 def sample_packet_path(S, i, t):
-    """Row ``i`` of ``rsample``: each sampled queue's bytes and packets, each sampled connection's
-    :data:`atmtcp.kernel.layout.SAMPLED_CONNECTION_FIELDS`."""
+    """Row ``i`` of ``rsample``: each sampled queue's :data:`atmtcp.kernel.layout.QUEUE_SAMPLE_FIELDS`, each sampled connection's
+    :data:`atmtcp.kernel.layout.SAMPLED_CONNECTION_FIELDS`; and of ``rfsample``: each sampled
+    queue's :data:`atmtcp.kernel.layout.EWA_SAMPLE_FIELDS`."""
     rsample = itab(S, T_RSAMPLE)
     if rsample.shape[1] == 0:
         return
     rq = itab(S, T_RQ)
+    rqf = ftab(S, T_RQF)
+    rfsample = ftab(S, T_RFSAMPLE)
+    rport = itab(S, T_RPORT)
     for q in range(rq.shape[0]):
         col = rq[q, Q_SAMPLE_COL] - 1
         if col >= 0:
             rsample[i, col] = rq[q, Q_BYTES]
             rsample[i, col + 1] = rq[q, Q_PKTS]
+            rsample[i, col + 2] = rq[q, Q_DROP_OVERFLOW] + rq[q, Q_DROP_EARLY] + rq[q, Q_DROP_FRONT]
+            col = rq[q, Q_FSAMPLE_COL] - 1
+            p = rq[q, Q_PORT]
+            rfsample[i, col] = rqf[q, QF_EWA_ALPHA]
+            rfsample[i, col + 1] = rqf[q, QF_EWA_AVG]
+            rfsample[i, col + 2] = queue_feedback(S, q) if rq[q, Q_EWA] != 0 else 0.0
+            rfsample[i, col + 3] = rport[p, RP_LINK_GAP_NS] / rport[p, RP_CELL_GAP_NS]
     app = itab(S, T_APP)
     conn = itab(S, T_CONN)
     flow = itab(S, T_FLOW)
@@ -369,3 +385,4 @@ def sample_packet_path(S, i, t):
             rsample[i, col + 1] = conn[c, C_SND_MAX]
             rsample[i, col + 2] = conn[c, C_SND_UNA]
             rsample[i, col + 3] = int(ftab(S, T_CONNF)[c, F_CWND])
+            rsample[i, col + 4] = conn[c, C_SND_WND]

@@ -1,7 +1,7 @@
 """The kernel's one random stream: SplitMix64 over a 64-bit state kept in ``g[G_RNG]``.
 
 Every random choice of a run (randomized tail drop, the order of a slot's arrivals, cell
-delay variation) draws from this stream, in the order the events happen, so a run is a
+delay variation, RED's drops, ON and OFF periods) draws from this stream, in the order the events happen, so a run is a
 function of its parameters and ``Run.seed`` alone: the same seed gives bit-identical
 results, and no global generator (numpy's or numba's) is touched. SplitMix64 (Steele,
 Lea and Flood, 2014; the seeding generator of Java's SplittableRandom and of
@@ -39,6 +39,14 @@ def random_below(S, n):
 def random_unit(S):
     """A uniform float in ``[0, 1)`` with 53 random bits (probabilities down to 1e-16 count)."""
     return np.float64(random_u64(S) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit_inline
+def random_duration_ns(S, mean_ns):
+    """An exponentially distributed duration with mean ``mean_ns`` (ns, at least 1): an ON or OFF
+    period (ewa 4.5 and 4.6: "the duration of the ON and OFF periods is exponentially
+    distributed"), by inversion of one uniform draw."""
+    return max(np.int64(1), np.int64(-mean_ns * np.log(1.0 - random_unit(S))))
 
 
 def splitmix64_reference(state: int, count: int) -> list[int]:

@@ -64,6 +64,7 @@ TABLES = (
     ("rqf", np.float64, "float64[n_rq, QF_NFIELDS]: RED's parameters and average per queue"),
     ("rq_ring", np.int64, "int64[sum of queue capacities, 2]: queued packet, flow << 8 | hop"),
     ("rsample", np.int64, "int64[n_samples or 0, columns]: sampled router queues and connections"),
+    ("rfsample", np.float64, "float64[n_samples or 0, columns]: sampled queues' EWA alpha, average, feedback, rate"),
 )
 
 SimState = namedtuple("SimState", [name for name, _, _ in TABLES])

@@ -34,10 +34,10 @@ from .layout import (
     C_RCV_NXT, C_RCV_WND, C_RECOVER, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
     C_RTT_SAMPLES, C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT, C_SB_MASK, C_SEGS_SENT, C_SND_MAX,
     C_SND_NXT, C_SND_UNA, C_SRTT, C_START_NS, C_TIMEOUTS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
-    C_MEASURE_NS, C_NLOSS, C_SCRIPTED_LOSSES, C_SEGS_RECEIVED, C_SEND_HIGH, C_TIMEOUT_GUARD, C_TIMESTAMPS,
-    C_TRACE, C_TS_RECENT,
+    C_MEASURE_NS, C_NLOSS, C_SCRIPTED_LOSSES, C_SEGS_RECEIVED, C_SEND_HIGH, C_SND_WND, C_TIMEOUT_GUARD,
+    C_TIMESTAMPS, C_TRACE, C_TS_RECENT,
     EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
-    G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, K_TS, NEWRENO, RENO,
+    G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, K_TS, K_WND, NEWRENO, RENO,
     RS_L0, RS_NBLK, RS_R0, SACK, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
     TR_SSTHRESH, TR_TIMEOUT, V_DATA_CELLS, V_HEADER_BYTES, VANILLA,
 )
@@ -203,11 +203,12 @@ def open_window(S, c):
 
 @jit
 def halve_window(S, c):
-    """goyal1998 section 2: ``ssthresh = max{2, min{CWND/2, RCVWND}}`` in whole segments."""
+    """goyal1998 section 2: ``ssthresh = max{2, min{CWND/2, RCVWND}}`` in whole segments, RCVWND
+    being the window the receiver's last ACK advertised (``C_SND_WND``)."""
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
-    half = min(connf[c, F_CWND] / 2.0, float(conn[c, C_RCV_WND]))
+    half = min(connf[c, F_CWND] / 2.0, float(conn[c, C_SND_WND]))
     connf[c, F_SSTHRESH] = max(2, int(half // mss)) * mss
 
 
@@ -288,7 +289,7 @@ def sack_output(S, c, t):
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
-    limit = min(conn[c, C_SND_UNA] + conn[c, C_RCV_WND], itab(S, T_APP)[c, A_SEND_LIMIT])
+    limit = min(conn[c, C_SND_UNA] + conn[c, C_SND_WND], itab(S, T_APP)[c, A_SEND_LIMIT])
     while conn[c, C_PIPE] < connf[c, F_CWND]:
         seg = next_hole(S, c)
         if seg >= 0:
@@ -305,8 +306,11 @@ def sack_output(S, c, t):
 @jit
 def tcp_output(S, c, t):
     """Send what the window allows: ``min(cwnd, advertised window)`` beyond ``snd_una``, and
-    nothing at or above the application's send limit once it has closed
-    (:mod:`atmtcp.kernel.applications`)."""
+    nothing at or above the application's send limit once it has closed or is OFF
+    (:mod:`atmtcp.kernel.applications`). The advertised window is the last ACK's: a smaller one
+    "takes effect immediately" (ewa 3.1), and a window that shrank below what is in flight sends
+    nothing until the ACKs catch up; cwnd itself is not changed by it (4.4BSD: it grows on every
+    ACK of new data up to the largest window the scale allows)."""
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     if t < conn[c, C_START_NS]:
@@ -315,7 +319,7 @@ def tcp_output(S, c, t):
         sack_output(S, c, t)
         return
     mss = conn[c, C_MSS]
-    window = min(int(connf[c, F_CWND]), conn[c, C_RCV_WND])
+    window = min(int(connf[c, F_CWND]), conn[c, C_SND_WND])
     limit = min(conn[c, C_SND_UNA] + window, itab(S, T_APP)[c, A_SEND_LIMIT])  # a closed application sends no new data
     while conn[c, C_SND_NXT] + mss <= limit:
         nxt = conn[c, C_SND_NXT]
@@ -534,10 +538,12 @@ def duplicate_ack(S, c, t):
 
 @jit
 def sender_receive_ack(S, c, k, t):
-    """The sender of connection ``c`` receives ACK packet ``k``."""
+    """The sender of connection ``c`` receives ACK packet ``k``; its advertised window becomes the
+    send window (RFC 793's SND.WND; ACKs arrive in order here, so each is the newest)."""
     conn = itab(S, T_CONN)
     pkt = itab(S, T_PKT)
     ack = pkt[k, K_SEQ]
+    conn[c, C_SND_WND] = pkt[k, K_WND]
     trace(S, c, TR_ACK_RCVD, ack, t)
     if conn[c, C_FLAVOR] == SACK and pkt[k, K_NSACK] > 0:
         mark_sacked(S, c, k)

@@ -84,13 +84,21 @@ def utilization(ds: xr.Dataset, interval_s: float = INTERVAL_S) -> tuple[np.ndar
     return ends, sent * 8 / (max_tcp_throughput_mbps() * 1e6 * interval_s)
 
 
-def phase_numbers(ends: np.ndarray, per_source: np.ndarray) -> dict[str, np.ndarray]:
-    """Per phase: L1's utilization (mean of its intervals), each source's throughput (Mbit/s of
-    payload on L1), Jain's fairness index of the open connections, and the share ratio of the two
-    leading connections (larger / smaller)."""
+def closes_open_sets(n: int = N_CONNECTIONS, phases=PHASES) -> list[list[int]]:
+    """The connections open in each phase of section 2 (all open at t = 0, closing as ``CLOSE_S``)."""
+    return [[i for i in range(n) if CLOSE_S.get(i, np.inf) > start] for _, start, _ in phases]
+
+
+def phase_numbers(ends: np.ndarray, per_source: np.ndarray, phases=PHASES,
+                  open_sets: list[list[int]] | None = None) -> dict[str, np.ndarray]:
+    """Per phase (name, start, end): L1's utilization (mean of its intervals), each source's
+    throughput (Mbit/s of payload on L1), Jain's fairness index of the connections open in the phase
+    (``open_sets``, section 2's by default), and the share ratio of the two leading ones (larger /
+    smaller)."""
     capacity = max_tcp_throughput_mbps()
+    open_sets = open_sets if open_sets is not None else closes_open_sets(per_source.shape[1], phases)
     util, throughput, fairness, ratio = [], [], [], []
-    for _, start, end in PHASES:
+    for (_, start, end), open_ in zip(phases, open_sets):
         inside = (ends > start + 1e-9) & (ends <= end + 1e-9)
         if not inside.any():   # a run shorter than the phases
             util.append(np.nan), throughput.append(np.full(per_source.shape[1], np.nan))
@@ -99,7 +107,6 @@ def phase_numbers(ends: np.ndarray, per_source: np.ndarray) -> dict[str, np.ndar
         util.append(per_source[inside].sum(1).mean())
         shares = per_source[inside].mean(0)
         throughput.append(shares * capacity)
-        open_ = [i for i in range(per_source.shape[1]) if CLOSE_S.get(i, np.inf) > start]
         fairness.append(fairness_index(shares[open_]))
         top = np.sort(shares[open_])[::-1][:2]
         ratio.append(top[0] / top[1] if top[1] > 0 else np.inf)
