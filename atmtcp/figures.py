@@ -81,6 +81,18 @@ def seed_spread(ds: xr.Dataset, metric: str) -> pd.DataFrame:
     return spread.unstack("policy").round(2)
 
 
+def summary_header(paper: str, verdicts: pd.DataFrame, targets: list[str], quick: bool) -> list[str]:
+    """The first lines of a paper's section of the report's front page (reStructuredText): its title,
+    the quick-mode stamp, the targets reproduced and the claims passed, the failing ones named."""
+    passed = int(verdicts.passed.sum())
+    failing = ", ".join(verdicts.claim[~verdicts.passed.astype(bool)])
+    lines = [paper, "-" * len(paper), ""]
+    if quick:
+        lines += [f"**{QUICK_STAMP}**", ""]
+    return lines + [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
+                    f"* claims: {passed} of {len(verdicts)} pass" + (f"; failing: {failing}" if failing else "")]
+
+
 def report_summary(paper: str, comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str],
                    tables: dict[str, pd.DataFrame], quick: bool) -> str:
     """reStructuredText for the report's front page: for ``paper``, the targets reproduced, the mean
@@ -90,14 +102,8 @@ def report_summary(paper: str, comparison: pd.DataFrame, verdicts: pd.DataFrame,
     rated = comparison[~comparison.metric.str.startswith("max_queue")]
     compared = rated[rated.status == "compared"]
     mad = mean_absolute_difference(rated)
-    passed = int(verdicts.passed.sum())
-    lines = [paper, "-" * len(paper), ""]
-    if quick:
-        lines += [f"**{QUICK_STAMP}**", ""]
-    lines += [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
-              f"* claims: {passed} of {len(verdicts)} pass"
-              + ("; failing: " + ", ".join(verdicts.claim[~verdicts.passed.astype(bool)]) if passed < len(verdicts) else ""),
-              f"* efficiencies and fairness indices of the paper compared: {len(compared)}, mean absolute difference "
+    lines = summary_header(paper, verdicts, targets, quick)
+    lines += [f"* efficiencies and fairness indices of the paper compared: {len(compared)}, mean absolute difference "
               f"{compared.difference.abs().mean():.3f}", "",
               ".. list-table:: mean absolute difference from the paper, per target", "   :header-rows: 1", "",
               "   * - target", "     - cells compared", "     - mean absolute difference"]

@@ -269,14 +269,8 @@ def relative_differences(comparison: pd.DataFrame) -> pd.DataFrame:
 def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str], quick: bool) -> str:
     """reStructuredText for the HTML report's front page: the targets, the claims, and how far the
     reproduced effective throughputs lie from the paper's."""
-    from ...figures import QUICK_STAMP, rst_table
-    passed = int(verdicts.passed.sum())
-    failing = ", ".join(verdicts.claim[~verdicts.passed.astype(bool)])
-    lines = ["cheon", "-----", ""]
-    if quick:
-        lines += [f"**{QUICK_STAMP}**", ""]
-    lines += [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
-              f"* claims: {passed} of {len(verdicts)} pass" + (f"; failing: {failing}" if failing else ""), ""]
+    from ...figures import rst_table, summary_header
+    lines = summary_header("cheon", verdicts, targets, quick) + [""]
     lines += rst_table("mean difference from the paper, per target and quantity",
                        relative_differences(comparison).reset_index())
     return "\n".join(lines) + "\n"

@@ -238,16 +238,10 @@ def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: li
                    quick: bool) -> str:
     """reStructuredText for the HTML report's front page: the targets, the claims, and L1's
     utilization per phase beside the paper's."""
-    from ...figures import QUICK_STAMP, rst_table
-    passed = int(verdicts.passed.sum())
-    failing = ", ".join(verdicts.claim[~verdicts.passed.astype(bool)])
+    from ...figures import rst_table, summary_header
     compared = comparison[comparison.status == "compared"]
-    lines = ["ewa", "---", ""]
-    if quick:
-        lines += [f"**{QUICK_STAMP}**", ""]
-    lines += [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
-              f"* claims: {passed} of {len(verdicts)} pass" + (f"; failing: {failing}" if failing else ""),
-              f"* paper numbers compared: {len(compared)}, mean absolute difference "
+    lines = summary_header("ewa", verdicts, targets, quick)
+    lines += [f"* paper numbers compared: {len(compared)}, mean absolute difference "
               f"{compared.difference.abs().mean():.3f}", ""]
     lines += rst_table("L1's effective utilization per phase: paper and atmtcp (mean over seeds)",
                        phases[["paper", "utilization", "sd", "fairness"]].round(3))

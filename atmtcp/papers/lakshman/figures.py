@@ -258,15 +258,9 @@ def convergence_table(ds: xr.Dataset) -> pd.DataFrame:
 def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str], quick: bool,
                    tables: dict[str, pd.DataFrame]) -> str:
     """reStructuredText for the HTML report's front page: targets, claims, and the tables given."""
-    from ...figures import QUICK_STAMP, rst_table
-    passed = int(verdicts.passed.sum())
-    failing = ", ".join(verdicts.claim[~verdicts.passed.astype(bool)])
-    lines = ["lakshman", "--------", ""]
-    if quick:
-        lines += [f"**{QUICK_STAMP}**", ""]
-    lines += [f"* targets reproduced: {len(targets)} ({', '.join(t.split('.', 1)[1] for t in targets)})",
-              f"* claims: {passed} of {len(verdicts)} pass" + (f"; failing: {failing}" if failing else ""),
-              f"* paper numbers with a reproduced value: {int((comparison.status == 'compared').sum())} of "
+    from ...figures import rst_table, summary_header
+    lines = summary_header("lakshman", verdicts, targets, quick)
+    lines += [f"* paper numbers with a reproduced value: {int((comparison.status == 'compared').sum())} of "
               f"{len(comparison)}", ""]
     for name, table in tables.items():
         lines += rst_table(name, table.reset_index())
