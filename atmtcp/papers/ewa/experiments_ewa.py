@@ -27,22 +27,20 @@ from ...compiler import cell_time_ns
 from ...experiment import Experiment, grid
 from ...metrics import fairness_index
 from ...simulate import simulate
-from .experiments import _attrs, _copy_of, phase_numbers, utilization
+from .experiments import TRACE_STEP_S, _attrs, _copy_of, _seed_points, phase_numbers, seeds, utilization
 from .scenario import INTERVAL_S, MSS, max_tcp_throughput_mbps
 from .scenario_ewa import (
     FEEDBACKS, OVERCORRECTION, OVERCORRECTION_SOURCES, SCENARIOS, SSTHRESH_STUDY_KB, EwaScenario, buffer_packets,
     ewa_run, long_ip_with_ssthresh, overcorrection_run, pipe_packets,
 )
 
-SEEDS, QUICK_SEEDS = 10, 2
-"""As section 2: seed 0 is the paper's run (connections open at their times exactly; section 4.6's
-starts are drawn in [0, 5 ms) for every seed), the others open them within 10 ms; the ON/OFF periods
-and the priority VC's come from the run's seed."""
+# Seeds as section 2 (:func:`.experiments.seeds`): seed 0 is the paper's run (connections open at their
+# times exactly; section 4.6's starts are drawn in [0, 5 ms) for every seed), the others open them within
+# 10 ms; the ON/OFF periods and the priority VC's come from the run's seed. Traces every TRACE_STEP_S, as
+# section 2.
 OVERCORRECTION_SEEDS, QUICK_OVERCORRECTION_SEEDS = 5, 1
 STEADY_AFTER_S = 0.5
 """The first half second of each phase is its transient (see the module docstring)."""
-TRACE_STEP_S = 0.01
-"""Sequence numbers and windows are kept every 10 ms; AAP-1's buffer and EWA's variables every 5 ms."""
 
 FIGURES = {
     # scenario: (sequence numbers, buffer, per-connection utilization, L1's utilization)
@@ -56,10 +54,6 @@ FIGURES = {
 """Each scenario's four figures in the paper's order (section 4.6's third is the windows, Fig. 36)."""
 RED_FIGURES = ("ewa.fig38", "ewa.fig39")
 """Section 4.6 with RED: sequence numbers (Fig. 38) and L1's utilization (Fig. 39)."""
-
-
-def seeds(quick: bool) -> list[int]:
-    return list(range(QUICK_SEEDS if quick else SEEDS))
 
 
 def steady_phases(s: EwaScenario) -> tuple:
@@ -286,10 +280,6 @@ def parameters(key: str):
                 "initial_ssthresh_bytes": s.initial_ssthresh, "atm_delay_s": s.atm_delay_s,
                 "seeds": len(seeds(quick)), "steady_after_s": STEADY_AFTER_S}
     return of
-
-
-def _seed_points(quick: bool) -> list[dict]:
-    return grid(seed=seeds(quick))
 
 
 def _scenario_experiments(key: str) -> list[Experiment]:

@@ -14,12 +14,10 @@ import xarray as xr
 from .claims import paper_utilization
 from .scenario import BUFFER_BYTES, PHASES, POLICIES
 
-PHASE_EDGES = [start for _, start, _ in PHASES[1:]]
-
-
-def _phase_lines(ax):
-    for edge in PHASE_EDGES:
-        ax.axvline(edge, color="0.5", lw=0.6, ls=":")
+def phase_lines(ax, phases=PHASES):
+    """A dotted line where each phase after the first begins (section 2's by default)."""
+    for _, start, _ in phases[1:]:
+        ax.axvline(start, color="0.5", lw=0.6, ls=":")
 
 
 # --- Figs. 2-4: three VCs --------------------------------------------------------------------------------------
@@ -44,11 +42,11 @@ def sequence_figure(ds: xr.Dataset, title: str, with_buffer: bool = False, zoom_
     _sequence_panel(ax, run, slice(None))
     ax.legend(title="connection", fontsize=7, ncol=2 if run.sizes["source"] > 5 else 1, loc="upper left")
     if with_buffer:
-        _phase_lines(ax)
+        phase_lines(ax)
         low = axes[1][0]
         low.plot(run.sample_time.values, run.queue_packets.values, lw=0.4, color="tab:blue")
         low.set_ylabel("AAP-1 buffer (packets)")
-        _phase_lines(low)
+        phase_lines(low)
     elif zoom_s:
         _sequence_panel(axes[1][0], run, run.time.values <= zoom_s)
         axes[1][0].set_title(f"the first {zoom_s:g} s", fontsize=9)
@@ -144,7 +142,7 @@ def utilization_figure(ds: xr.Dataset, title: str, target: str | None = None):
         if name in paper:
             ax.hlines(paper[name], start, end, color="tab:red", lw=2, ls="--",
                       label="paper (text)" if name == PHASES[0][0] else None)
-    _phase_lines(ax)
+    phase_lines(ax)
     ax.set_ylim(0, 1.1)
     ax.set_xlim(0, ends[-1])
     ax.set_xlabel("time (s)")

@@ -12,15 +12,10 @@ import xarray as xr
 from ...reference import load_reference
 from . import equilibrium
 from .claims_ewa import SECTION_2, equilibrium_rows
-from .figures import sequence_figure
+from .figures import phase_lines, sequence_figure
 from .scenario_ewa import OVERCORRECTION, SCENARIOS, buffer_packets
 
 FEEDBACK_LABELS = {"linear": "linear, f = alpha (B - Q)  (eq. 3.3)", "log": "logarithmic, f = alpha log2(B - Q)  (eq. 3.4)"}
-
-
-def _phase_lines(ax, phases):
-    for _, start, _ in phases[1:]:
-        ax.axvline(start, color="0.5", lw=0.6, ls=":")
 
 
 # --- section 3.1 ---------------------------------------------------------------------------------------------------
@@ -148,7 +143,7 @@ def buffer_figure(ds: xr.Dataset, key: str, title: str, span: tuple[float, float
     axes[2].set_ylabel("window fed back (KB)")
     axes[2].set_xlabel("time (s)")
     for a in axes:
-        _phase_lines(a, s.phases)
+        phase_lines(a, s.phases)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
@@ -167,7 +162,7 @@ def connection_utilization_figure(ds: xr.Dataset, key: str, title: str):
     for _, start, end in s.phases:
         n = len(s.open_in(start, end))
         ax.hlines(1 / n, start, end, color="k", lw=0.8, ls="--")
-    _phase_lines(ax, s.phases)
+    phase_lines(ax, s.phases)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("connection's utilization of L1")
     ax.legend(title="connection", fontsize=6, ncol=5, loc="upper left")
@@ -205,7 +200,7 @@ def link_utilization_figure(ds: xr.Dataset, key: str, title: str, target: str, f
         ax.axhline(float(ds.available_share.mean()), color="tab:orange", lw=1, ls="-.", label="left by the priority VC")
     if floor is not None:
         ax.axhline(floor, color="tab:red", lw=0.8, ls=":", label=f"paper: never below {floor:.0%}")
-    _phase_lines(ax, s.phases)
+    phase_lines(ax, s.phases)
     ax.set_ylim(0, 1.1)
     ax.set_xlim(0, ends[-1])
     ax.set_xlabel("time (s)")
