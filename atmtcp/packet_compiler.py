@@ -210,11 +210,15 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
     index = {name: i for i, name in enumerate(names)}
 
     # --- queues: one per VC (per_vc_queues) or one per port with a finite buffer
+    def queue_key(name: str, far: str) -> tuple[str, str]:
+        """The queue a flow joins at port ``name`` towards ``far``: the port's own, or its VC's."""
+        return name, far if specs[name].config.per_vc_queues else ""
+
     queue_names, queue_of = [], {}
     for _c, _is_ack, hops, _d, _t, egress in flows:
         for name, far in zip(hops, egress):
             if specs[name].queued:
-                key = (name, far if specs[name].config.per_vc_queues else "")
+                key = queue_key(name, far)
                 if key not in queue_of:
                     queue_of[key] = len(queue_names)
                     queue_names.append(f"{name}:{key[1]}" if key[1] else name)
@@ -222,8 +226,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
     for c, is_ack, hops, _d, _t, egress in flows:
         for name, far in zip(hops, egress):
             if specs[name].queued:
-                sizes[queue_of[(name, far if specs[name].config.per_vc_queues else "")]].append(
-                    _ip_bytes(run, c, is_ack))
+                sizes[queue_of[queue_key(name, far)]].append(_ip_bytes(run, c, is_ack))
 
     rport = np.zeros((len(names), L.RP_NFIELDS), np.int64)
     rq = np.zeros((len(queue_names), L.Q_NFIELDS), np.int64)
@@ -285,7 +288,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
         for h, (name, far) in enumerate(zip(hops, egress)):
             flow_rport[v, h] = index[name]
             if specs[name].queued:
-                flow_rq[v, h] = queue_at[(v, h)] = queue_of[(name, far if specs[name].config.per_vc_queues else "")]
+                flow_rq[v, h] = queue_at[(v, h)] = queue_of[queue_key(name, far)]
             if h + 1 < len(hops):
                 vc_delay[v, h] = delays[h]
                 key = (index[name], index[hops[h + 1]], delays[h])
