@@ -11,7 +11,7 @@ from .layout import (
 from .applications import close_connection, schedule_applications, switch_application
 from .ewa import ewa_period, schedule_ewa
 from .priority import schedule_priority_vcs, switch_priority_vc
-from .packets import packet_arrives, router_event, sample_packet_path
+from .packets import enter_hop, router_event, sample_packet_path
 from .held_ports import port_event
 from .ports import admit_cell, channel_pop, drain, free_record, release_packet_if_done, sample_ports
 from .unmanaged import unmanaged_state
@@ -26,7 +26,7 @@ def deliver_packet(S, v, hop, k, t):
     """A complete packet of VC ``v`` reaches its host's TCP (``hop`` -1), or, on the packet path,
     the router port of hop ``hop`` (:mod:`atmtcp.kernel.packets`)."""
     if hop >= 0:
-        packet_arrives(S, v, hop, k, t)
+        enter_hop(S, v, hop, k, t)
         return
     pkt = itab(S, T_PKT)
     vc = itab(S, T_VC)

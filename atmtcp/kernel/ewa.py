@@ -39,6 +39,7 @@ from .layout import (
     Q_EWA_MARKED_DOWN, Q_EWA_PERIOD_NS, Q_PKTS, QF_EWA_ALPHA, QF_EWA_AVG, QF_EWA_DOWN, QF_EWA_GAIN,
     QF_EWA_HIGH, QF_EWA_LOW, QF_EWA_UP, V_CONN,
 )
+from .router_policies import filtered_average
 from .state import ftab, itab, T_CONN, T_FLOW, T_PKT, T_RQ, T_RQF, T_VC
 
 
@@ -61,12 +62,6 @@ def rewritten_window(advertised, feedback_bytes, mss, unit):
     marked = min(advertised, (feedback_bytes // unit) * unit)
     least = -(-mss // unit) * unit
     return max(marked, least)
-
-
-@jit
-def filtered_average(average, queue, gain):
-    """ewa 3.2: ``avg(t) = (1 - g) avg(t-) + g Q(t)``."""
-    return (1.0 - gain) * average + gain * queue
 
 
 @jit

@@ -71,12 +71,6 @@ def transmit(S, v, k, t):
 
 
 @jit
-def packet_arrives(S, v, hop, k, t):
-    """A channel delivers packet ``k`` of flow ``v`` to the router port of hop ``hop``."""
-    enter_hop(S, v, hop, k, t)
-
-
-@jit
 def enter_hop(S, v, hop, k, t):
     """Packet ``k`` of flow ``v`` reaches the port of hop ``hop`` at ``t``: a lazy port fixes its
     departure at once, a port with queues admits it (:func:`admit_packet`). An ACK entering the

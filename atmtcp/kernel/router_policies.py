@@ -27,12 +27,19 @@ from .jit import jit
 
 
 @jit
+def filtered_average(average, queue, gain):
+    """One step of a first-order filter of the queue, ``(1 - g) avg + g Q``: RED's average (weight
+    ``w_q``, above) and EWA's (ewa 3.2: "avg(t) = (1 - g) avg(t-) + g Q(t)", gain 1/128)."""
+    return (1.0 - gain) * average + gain * queue
+
+
+@jit
 def red_average(avg, queue_packets, weight, idle_ns, packet_ns):
     """The new average queue (packets) at a packet's arrival: the EWMA with weight ``w_q`` of the
     queue ``queue_packets`` found, or, at an empty queue idle for ``idle_ns``, the decay as if
     ``idle_ns / packet_ns`` empty packets had been counted."""
     if queue_packets > 0:
-        return (1.0 - weight) * avg + weight * queue_packets
+        return filtered_average(avg, queue_packets, weight)
     return avg * (1.0 - weight) ** (idle_ns / packet_ns)
 
 
