@@ -9,10 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...claims import Claim, Verdict
-from ...model import OC3_BPS
 from ...reference import load_reference
-from .experiments import congested_rtt_s
-from .scenario import BUFFER_CELLS
+from .experiments import FULL_BUFFER_S, congested_rtt_s
 
 SYMMETRIC, ASYMMETRIC = ("cheon.table1", "cheon.table3"), ("cheon.table2", "cheon.table4")
 FOUR_POLICY_TABLES = SYMMETRIC + ASYMMETRIC
@@ -58,10 +56,9 @@ def _epoch_one_rtt(d):
     rtts = ds.epoch_rtts.sel(policy="epd")
     median = float(np.nanmedian(rtts.values))
     lo, hi = EPOCH_RTT_RANGE
-    full_buffer_s = BUFFER_CELLS * 53 * 8 / OC3_BPS
     rtt_s = congested_rtt_s("symmetric")
     return Verdict(lo <= median <= hi, f"EPD, symmetric 500-byte runs: median epoch {median:.2f} congested RTTs "
-                   f"({1e3 * (rtt_s - full_buffer_s):g} ms propagation + {1e3 * full_buffer_s:.1f} ms of a full "
+                   f"({1e3 * (rtt_s - FULL_BUFFER_S):g} ms propagation + {1e3 * FULL_BUFFER_S:.1f} ms of a full "
                    "buffer); per seed " + ", ".join(f"{x:.2f}" for x in rtts.values))
 
 

@@ -60,13 +60,17 @@ def seeds(case: str, quick: bool) -> list[int]:
     return list(range(QUICK_SEEDS if quick else CASES[case]["seeds"]))
 
 
+FULL_BUFFER_S = BUFFER_CELLS * 53 * 8 / m.OC3_BPS
+"""The queueing delay of a full bottleneck buffer at OC-3."""
+
+
 def congested_rtt_s(case: str) -> float:
     """The shortest propagation round trip of ``case`` plus a full buffer's queueing delay."""
     spec = CASES[case]
     one_way = []
     for g, (_count, access) in enumerate(spec["groups"]):
         one_way.append(access + sum(spec["trunks_s"][g:]) + spec["sink_s"])
-    return 2 * min(one_way) + BUFFER_CELLS * 53 * 8 / m.OC3_BPS
+    return 2 * min(one_way) + FULL_BUFFER_S
 
 
 # --- reductions of one run ---------------------------------------------------------------------------
