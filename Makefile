@@ -18,8 +18,9 @@ setup: $(BIN)/atmtcp
 
 # Compile the kernel (or load it from numba's cache) once, before the commands below start several
 # processes at once: on an empty cache each of them would compile its own copy (minutes of CPU each).
+# Then build it ahead of time (seconds), so that simulating processes start without numba.
 warm: setup
-	$(BIN)/python -c "from atmtcp.simulate import warm_kernel; warm_kernel()"
+	$(BIN)/atmtcp warm
 
 test: warm
 	$(BIN)/python -m pytest -n $(CORES) tests
@@ -63,7 +64,7 @@ clean:
 # The kernel's numba cache lives in a folder named by a hash of its sources (atmtcp/kernel/jit.py);
 # every kernel edit leaves an old folder behind. This removes them all.
 clean-cache:
-	rm -rf atmtcp/kernel/__pycache__/numba-*
+	rm -rf atmtcp/kernel/__pycache__/numba-* atmtcp/kernel/__pycache__/aot-*
 
 # The exact versions `make` installs (requirements/constraints.txt); pyproject.toml keeps the ranges
 # for library users. Regenerate after changing the dependencies: make lock

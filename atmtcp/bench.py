@@ -143,8 +143,10 @@ def machine() -> dict:
                    if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
+    from .kernel.entry import entry_kind
     return {"cpu": cpu, "cores": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2),
-            "python": platform.python_version(), "numba": numba.__version__, "numpy": numpy.__version__}
+            "python": platform.python_version(), "numba": numba.__version__, "numpy": numpy.__version__,
+            "kernel": entry_kind()}
 
 
 def record_sitting(rows: list[dict], path: Path | str = HISTORY, kind: str = "kernel") -> dict:
@@ -160,13 +162,14 @@ def record_sitting(rows: list[dict], path: Path | str = HISTORY, kind: str = "ke
 
 
 # --- whole process --------------------------------------------------------------------------------------------
-def atmtcp_command(args=PROCESS_ARGS) -> list[str]:
-    """``atmtcp ARGS`` as a user types it (the console script beside this Python, else ``-m``)."""
+def atmtcp_command(args=PROCESS_ARGS, kernel: str = "aot") -> list[str]:
+    """``atmtcp ARGS`` as a user types it (the console script beside this Python, else ``-m``);
+    ``kernel="jit"`` sets ``ATMTCP_NO_AOT=1`` (numba's JIT even where the ahead-of-time module is
+    built)."""
     script = Path(sys.executable).with_name("atmtcp")
-    if script.exists():
-        return [str(script), *args]
-    found = shutil.which("atmtcp")
-    return [found, *args] if found else [sys.executable, "-m", "atmtcp.cli", *args]
+    found = str(script) if script.exists() else shutil.which("atmtcp")
+    command = [found, *args] if found else [sys.executable, "-m", "atmtcp.cli", *args]
+    return ["env", "ATMTCP_NO_AOT=1", *command] if kernel == "jit" else command
 
 
 def time_process(command: list[str]) -> dict:

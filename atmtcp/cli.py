@@ -151,11 +151,18 @@ def cmd_experiment(args) -> int:
     return 0
 
 
+def cmd_warm(args) -> int:
+    from .simulate import build_kernel
+    start = time.perf_counter()
+    print(build_kernel(aot=not args.no_aot), f"({time.perf_counter() - start:.0f} s)")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import HISTORY, PROCESS_ARGS, atmtcp_command, compare_processes, record_sitting, run_benchmark
     if args.process:
-        commands = {"atmtcp " + " ".join(PROCESS_ARGS + ("--contention", c)): atmtcp_command(
-            PROCESS_ARGS + ("--contention", c)) for c in args.contention}
+        commands = {f"atmtcp {' '.join(PROCESS_ARGS + ('--contention', c))} ({kernel})": atmtcp_command(
+            PROCESS_ARGS + ("--contention", c), kernel) for c in args.contention for kernel in args.kernel}
         for peer in args.peer:
             commands[peer] = ["sh", "-c", peer]
         rows, kind = compare_processes(commands, repeat=args.repeat or 5), "process"
@@ -208,6 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "'deterministic' (see the README)")
     run.set_defaults(func=cmd_run)
 
+    warm = sub.add_parser("warm", help="compile the kernel once (numba's cache), then build it ahead of time "
+                                       "so that runs start without numba (make warm)")
+    warm.add_argument("--no-aot", action="store_true", help="only numba's cache, no ahead-of-time module")
+    warm.set_defaults(func=cmd_warm)
+
     lst = sub.add_parser("list", help="list the experiments (target ids)")
     lst.set_defaults(func=cmd_list)
 
@@ -231,6 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "10 s) as /usr/bin/time would: wall, CPU, peak memory")
     bench.add_argument("--contention", nargs="+", choices=tuple(CELL_ASSUMPTIONS), default=["deterministic"],
                        help="with --process: the cell-contention assumptions to time (default: deterministic)")
+    bench.add_argument("--kernel", nargs="+", choices=("aot", "jit"), default=["aot"],
+                       help="with --process: run the ahead-of-time kernel (default; numba's JIT where it is not "
+                            "built, see `atmtcp warm`), numba's JIT (ATMTCP_NO_AOT=1), or both")
     bench.add_argument("--peer", action="append", default=[], metavar="COMMAND",
                        help="with --process: a shell command to time alternately with atmtcp (e.g. a YATS run of "
                             "the same scenario, see benchmarks/yats/); repeatable")

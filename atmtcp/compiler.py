@@ -23,7 +23,7 @@ import numpy as np
 from . import model as m
 from .kernel import layout as L
 from .kernel.aal5 import CELL_BYTES, packet_cells
-from .kernel.state import KernelState, SimState, Zeros, pack
+from .kernel.tables import KernelState, SimState, Zeros, pack
 from .metrics import framing
 
 NS = 1_000_000_000

@@ -33,7 +33,7 @@ from .compiler import (
 from .internetwork import RouterPort
 from .kernel import layout as L
 from .kernel.aal5 import CELL_BYTES, packet_cells
-from .kernel.state import SimState, Zeros, pack
+from .kernel.tables import SimState, Zeros, pack
 from .metrics import framing
 
 PACKETS_IN_FLIGHT_SLACK = 4096

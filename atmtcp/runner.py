@@ -37,7 +37,7 @@ from tqdm.auto import tqdm
 
 from . import __version__
 from .experiments import EXPERIMENTS
-from .kernel.jit import hash_sources
+from .kernel.sources import hash_sources
 from .simulate import warm_kernel
 
 RESULTS_DIR = Path("data/results")

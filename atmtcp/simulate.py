@@ -18,7 +18,7 @@ from . import model as m
 from .compiler import NS, Compiled, Growth, compile_run
 from .grow import make_headroom
 from .kernel import layout as L
-from .kernel import run_until_end
+from .kernel.entry import kernel_entry
 from .metrics import capacity_bps, efficiency, fairness_index
 
 MAX_GROWTH = 4 ** 6
@@ -28,7 +28,7 @@ class KernelError(RuntimeError):
     """The kernel stopped with a ``*_FULL`` status (or grew past :data:`MAX_GROWTH`)."""
 
 
-def run_kernel(run: m.Run, growth: Growth | None = None) -> Compiled:
+def run_kernel(run: m.Run, growth: Growth | None = None, entry=None) -> Compiled:
     """Compile and run ``run``; when the kernel stops because a resource runs low, grow that
     resource in the paused state and let the kernel continue.
 
@@ -41,10 +41,13 @@ def run_kernel(run: m.Run, growth: Growth | None = None) -> Compiled:
     the sizes (events are keyed by (time, sequence), never by a record's index). ``growth``
     scales the initial sizes (tests start with tiny ones); a ``*_FULL`` status (a margin too
     small: a bug) raises :class:`KernelError`, as does growth beyond :data:`MAX_GROWTH`.
+    ``entry`` runs the kernel (default :func:`atmtcp.kernel.entry.kernel_entry`: the
+    ahead-of-time module where it is built, else numba's JIT).
     """
+    entry = entry or kernel_entry()
     compiled = compile_run(run, growth)
     while True:
-        status = int(run_until_end(compiled.kernel_state))
+        status = int(entry(compiled.kernel_state))
         if status == L.OK:
             return compiled
         full = status & L.FULL_MASK
@@ -57,10 +60,44 @@ def run_kernel(run: m.Run, growth: Growth | None = None) -> Compiled:
 
 
 def warm_kernel() -> None:
-    """Compile the kernel, or load it from the disk cache, with a run of a few cells, so that
-    processes forked afterwards (``atmtcp experiment --jobs N``) do not each compile it."""
+    """Compile the kernel, or load it (from the ahead-of-time module or numba's cache), with a run
+    of a few cells, so that processes forked afterwards (``atmtcp experiment --jobs N``) do not
+    each compile it."""
+    run_kernel(warm_up_run())
+
+
+def warm_up_run() -> m.Run:
+    """A run of a few cells: 2 sources, EPD, 100 cells, 0.1 ms."""
     from .topologies import n_source_run
-    run_kernel(n_source_run(2, 1e-6, m.PortConfig(100, m.DropPolicy("epd", threshold=50)), m.TcpConfig(), 1e-4))
+    return n_source_run(2, 1e-6, m.PortConfig(100, m.DropPolicy("epd", threshold=50)), m.TcpConfig(), 1e-4)
+
+
+def build_kernel(aot: bool = True) -> str:
+    """``atmtcp warm``: compile the kernel into numba's cache (or find it there), then build the
+    ahead-of-time module from it (:mod:`atmtcp.kernel.aot`) and check that it gives the JIT's
+    results, array for array, on the warm-up run and on goyal1998's 5-source LAN for 0.1 s. A
+    module that differs is deleted. Returns what was done, for the command to print; a failed
+    build (no C compiler or Python headers) is reported, and runs keep the JIT."""
+    from .kernel.entry import aot_runner, jit_runner, load_aot
+    from .kernel.sources import AOT_PATH
+    jit = jit_runner()
+    run_kernel(warm_up_run(), entry=jit)
+    if not aot:
+        return "kernel compiled (numba's cache)"
+    try:
+        from .kernel.aot import build
+        build()
+    except Exception as error:  # the JIT still works: say why the faster start is missing
+        return f"kernel compiled (numba's cache); the ahead-of-time module was not built: {error!r}"
+    module = aot_runner(load_aot())
+    from .topologies import n_source_run
+    lan = n_source_run(5, 5e-6, m.PortConfig(1000, m.DropPolicy("epd", threshold=800)), m.TcpConfig("reno"), 0.1)
+    for check in (warm_up_run(), lan):
+        expected, got = run_kernel(check, entry=jit).state, run_kernel(check, entry=module).state
+        if not all(np.array_equal(a, b) for a, b in zip(expected, got)):
+            AOT_PATH.unlink()
+            raise RuntimeError(f"the ahead-of-time kernel differs from the JIT's; {AOT_PATH} deleted")
+    return f"kernel compiled (numba's cache) and built ahead of time: {AOT_PATH}"
 
 
 def simulate(run: m.Run) -> xr.Dataset:

@@ -40,3 +40,11 @@ def test_bench_process_with_a_peer_records_a_process_sitting(tmp_path, capsys):
     entry = json.loads(history.read_text())
     assert entry["kind"] == "process" and [r["command"].split()[0] for r in entry["rows"]] == ["atmtcp", "true"]
     assert "wall / first" in capsys.readouterr().out
+
+
+def test_bench_process_times_both_kernels_alternately(tmp_path):
+    history = tmp_path / "h.jsonl"
+    assert main(["bench", "--process", "--repeat", "1", "--kernel", "aot", "jit", "--history", str(history)]) == 0
+    rows = json.loads(history.read_text())["rows"]
+    assert [r["command"].rsplit(" ", 1)[-1] for r in rows] == ["(aot)", "(jit)"]
+    assert "ATMTCP_NO_AOT=1" in rows[1]["argv"] and "ATMTCP_NO_AOT" not in rows[0]["argv"]

@@ -44,10 +44,10 @@ def test_tiny_tables_grow_in_place_to_the_same_result(name, monkeypatch):
     run, expected = RUNS[name]
     reference = simulate_module.simulate(run)
     compiles, kernel_calls, grown = [], [], []
-    compile_original, kernel_original = simulate_module.compile_run, simulate_module.run_until_end
+    compile_original, kernel_original = simulate_module.compile_run, simulate_module.kernel_entry()
     headroom_original = simulate_module.make_headroom
     monkeypatch.setattr(simulate_module, "compile_run", lambda *a: compiles.append(1) or compile_original(*a))
-    monkeypatch.setattr(simulate_module, "run_until_end", lambda s: kernel_calls.append(1) or kernel_original(s))
+    monkeypatch.setattr(simulate_module, "kernel_entry", lambda: lambda s: kernel_calls.append(1) or kernel_original(s))
     monkeypatch.setattr(simulate_module, "make_headroom", lambda c: grown.extend(headroom_original(c)) or grown)
     compiled = simulate_module.run_kernel(run, tiny(run))
     assert len(compiles) == 1 and len(kernel_calls) > 1

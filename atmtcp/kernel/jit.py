@@ -1,29 +1,19 @@
 """The one place where the kernel's numba options are set (stumpy's habit).
 
 ``cache=True`` keeps compiled machine code on disk, so only the first call after an edit
-pays for compilation (about 60 s). numba notices a change only in a function's *own*
+pays for compilation (about 4 minutes of CPU). numba notices a change only in a function's *own*
 file, not in the files of the functions it calls, so a stale caller could keep running an
 old callee. The cache therefore lives in a folder named by a hash of every kernel source
 file: any edit to the kernel starts a fresh cache. ``fastmath`` stays off: the kernel
 must give bit-identical results for identical inputs. ``ATMTCP_NO_CACHE=1`` disables the
-cache (for debugging).
+cache (for debugging), and with it the ahead-of-time module (:mod:`atmtcp.kernel.entry`).
 """
-import hashlib
 import os
-from pathlib import Path
 
 import numba
 
-KERNEL_DIR = Path(__file__).resolve().parent
+from .sources import CACHE_DIR
 
-
-def hash_sources(paths) -> str:
-    """16 hex digits of the SHA-256 of the files ``paths`` (sorted), read as bytes."""
-    return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(paths))).hexdigest()[:16]
-
-
-SOURCE_HASH = hash_sources(KERNEL_DIR.glob("*.py"))
-CACHE_DIR = KERNEL_DIR / "__pycache__" / f"numba-{SOURCE_HASH}"
 USE_CACHE = os.environ.get("ATMTCP_NO_CACHE") is None
 
 JIT_OPTIONS = {"cache": USE_CACHE, "nogil": True, "boundscheck": False, "error_model": "numpy"}

@@ -1,81 +1,20 @@
-"""The kernel's whole state, and how it is packed for the kernel.
+"""The kernel's views of its tables (:mod:`atmtcp.kernel.tables`).
 
-Python sees :class:`SimState`, a named tuple of numpy arrays (one per table, described
-column by column in :mod:`atmtcp.kernel.layout`). The kernel sees :class:`KernelState`:
-one arena per dtype plus a layout table, so that a call passes four arrays instead of 29
-(a numba call copies every array struct of a tuple argument by value, which dominated the
-event loop). Kernel functions take views of the tables they use with :func:`itab`,
-:func:`ivec`, :func:`ftab`, :func:`fvec` and :func:`btab`; the views share memory with the
-arenas, and :func:`pack` returns the Python-side views of the same memory.
+Kernel functions take views of the tables they use with :func:`itab`, :func:`ivec`,
+:func:`ftab`, :func:`fvec` and :func:`btab`; the views share memory with the arenas of
+:class:`~atmtcp.kernel.tables.KernelState`. The ``T_*`` table numbers are re-exported here for
+the kernel's modules.
 """
-from collections import namedtuple
-
 import numba
 import numpy as np
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from . import tables
 from .jit import jit_inline
+from .tables import TABLES, Extended, KernelState, SimState, Zeros, pack  # noqa: F401 (re-exported)
 
-TABLES = (
-    # name, dtype, description
-    ("g", np.int64, "int64[G_NFIELDS]: clock, counters, status"),
-    ("conn", np.int64, "int64[n_conn, C_NFIELDS]: TCP sender and receiver"),
-    ("connf", np.float64, "float64[n_conn, F_NFIELDS]: cwnd, ssthresh"),
-    ("rsack", np.int64, "int64[n_conn, RS_NFIELDS]: receiver's last SACK blocks"),
-    ("sb", np.uint8, "uint8[n_conn, cap]: sender scoreboard (bit 0 SACKed, bit 1 retransmitted)"),
-    ("rb", np.uint8, "uint8[n_conn, cap]: receiver's out-of-order segments"),
-    ("vc", np.int64, "int64[n_vc, V_NFIELDS]"),
-    ("vc_port", np.int64, "int64[n_vc, max_hops]: ports along the route (hop 0 is the host's NIC)"),
-    ("vc_chan", np.int64, "int64[n_vc, max_hops]: channel from hop h to hop h+1"),
-    ("vc_delay", np.int64, "int64[n_vc, max_hops]: ns from departure at hop h to arrival at hop h+1"),
-    ("port", np.int64, "int64[n_port, P_NFIELDS]"),
-    ("portf", np.float64, "float64[n_port, PF_NFIELDS]"),
-    ("vc_pv", np.int64, "int64[n_vc, max_hops]: the (port, VC) slot of hop h, an index of pv_*"),
-    ("pv_vc", np.int64, "int64[n_pv]: the VC of each (port, VC) slot"),
-    ("pv_count", np.int64, "int64[n_pv]: cells of the VC in the port's buffer, per (port, VC) slot"),
-    ("pv_state", np.int64, "int64[n_pv]: packet discard state of the VC at the port, per slot"),
-    ("pv_front", np.int64, "int64[n_pv]: the frame whose remaining cells the port drops (held_ports), 0 if none"),
-    ("ring_pv", np.int64, "int64[sum of ring capacities]: (port, VC) slot of each queued cell, per port"),
-    ("ring_t", np.int64, "int64[...]: departure-completion time of each queued cell (lazy FIFO ports)"),
-    ("ring_cell", np.int64, "int64[...]: packet, hop and cell index of each held cell (P_HELD ports)"),
-    ("pend", np.int64, "int64[sum of pending capacities, PE_NFIELDS]: slotted ports' arrivals in a slot"),
-    ("chan", np.int64, "int64[n_chan, CH_NFIELDS]"),
-    ("cell", np.int64, "int64[pool, E_NFIELDS]: cells and packets travelling in channels"),
-    ("pkt", np.int64, "int64[pool, K_NFIELDS]: packets in flight"),
-    ("h_time", np.int64, "int64[heap cap]: event heap, keyed by (time, seq)"),
-    ("h_seq", np.int64, ""),
-    ("h_kind", np.int64, ""),
-    ("h_id", np.int64, ""),
-    ("trace_t", np.int64, "int64[trace cap]: TCP trace record time"),
-    ("trace_i", np.int64, "int64[trace cap, 2]: connection, kind"),
-    ("trace_v", np.float64, "float64[trace cap]: value"),
-    ("droplog", np.int64, "int64[droplog cap, 5]: time, port, vc, reason, sequence number of the cell's packet"),
-    ("qsample", np.int64, "int64[n_samples, n_traced_ports]: queue length at each sample time"),
-    ("osample", np.int64, "int64[n_samples, n_traced_ports]: cumulative cells out at each sample"),
-    ("loss", np.int64, "int64[n_conn, max losses]: segment numbers lost on first transmission"),
-    # the packet path (atmtcp.kernel.packets): empty tables in a run of cell ports only
-    ("app", np.int64, "int64[n_conn, A_NFIELDS]: the application: close time, send limit"),
-    ("flow", np.int64, "int64[n_vc or 0, FL_NFIELDS]: packet-path flows: sizes, drops, measured bytes"),
-    ("flow_rport", np.int64, "int64[n_vc or 0, max router hops]: router port of hop h (hop 0: the host's NIC)"),
-    ("flow_rq", np.int64, "int64[n_vc or 0, max router hops]: queue of hop h in rq, -1 at a lazy port"),
-    ("rport", np.int64, "int64[n_rport, RP_NFIELDS]: router output ports"),
-    ("rq", np.int64, "int64[n_rq, Q_NFIELDS]: router queues (a VC's buffer, or a port's FIFO)"),
-    ("rqf", np.float64, "float64[n_rq, QF_NFIELDS]: RED's parameters and average per queue"),
-    ("rq_ring", np.int64, "int64[sum of queue capacities, 2]: queued packet, flow << 8 | hop"),
-    ("rsample", np.int64, "int64[n_samples or 0, columns]: sampled router queues and connections"),
-    ("rfsample", np.float64, "float64[n_samples or 0, columns]: sampled queues' EWA alpha, average, feedback, rate"),
-)
-
-SimState = namedtuple("SimState", [name for name, _, _ in TABLES])
-Zeros = namedtuple("Zeros", ["shape"])
-"""A table that starts as zeros: :func:`pack` makes it in the arena without a copy, so a
-large pool costs its size once (not twice while it is packed)."""
-Extended = namedtuple("Extended", ["shape", "head"])
-"""A table whose first rows are the array ``head`` and the rest zeros: :func:`pack` copies
-``head`` into the arena, so that a pool grown in a paused run (:mod:`atmtcp.grow`) is not
-built once more outside it."""
-KernelState = namedtuple("KernelState", ["I", "F", "B", "lay"])
+globals().update({name: value for name, value in vars(tables).items() if name.startswith(("T_", "LAY_"))})
 
 
 @intrinsic
@@ -84,35 +23,6 @@ def address_as_void_pointer(typingctx, address):
     def codegen(context, builder, signature, args):
         return builder.inttoptr(args[0], cgutils.voidptr_t)
     return types.voidptr(address), codegen
-
-# T_<NAME>: row of the layout table describing table <name>
-for _i, (_name, _, _) in enumerate(TABLES):
-    globals()[f"T_{_name.upper()}"] = _i
-LAY_OFFSET, LAY_ROWS, LAY_COLS = range(3)
-
-
-def pack(state: SimState) -> tuple[KernelState, SimState]:
-    """Copy the tables of ``state`` (arrays, or :data:`Zeros` and :data:`Extended`
-    placeholders) into arenas; return them and named views of them."""
-    arenas = {}
-    lay = np.zeros((len(TABLES), 3), np.int64)
-    shapes = [tuple(getattr(state, name).shape) for name, _, _ in TABLES]
-    for dtype in (np.int64, np.float64, np.uint8):
-        members = [i for i, (_, dt, _) in enumerate(TABLES) if dt is dtype]
-        arena = np.zeros(max(sum(int(np.prod(shapes[i])) for i in members), 1), dtype)
-        offset = 0
-        for i in members:
-            table, size = getattr(state, TABLES[i][0]), int(np.prod(shapes[i]))
-            lay[i] = (offset, shapes[i][0], shapes[i][1] if len(shapes[i]) == 2 else 1)
-            if isinstance(table, Extended):
-                arena[offset:offset + table.head.size] = table.head.ravel()
-            elif not isinstance(table, Zeros):
-                arena[offset:offset + size] = table.ravel()
-            offset += size
-        arenas[dtype] = arena
-    views = [arenas[dtype][lay[i, LAY_OFFSET]:lay[i, LAY_OFFSET] + int(np.prod(shapes[i]))].reshape(shapes[i])
-             for i, (_, dtype, _) in enumerate(TABLES)]
-    return KernelState(arenas[np.int64], arenas[np.float64], arenas[np.uint8], lay), SimState(*views)
 
 
 @jit_inline

@@ -22,7 +22,7 @@ segment per window; with ``C_TIMESTAMPS`` (lakshman 3: "We also assumed the time
 Round trip times were estimated ignoring ambiguous ACKs as in [8]") every ACK of new data gives
 a sample, from the send time it echoes (:func:`timestamp_sample`).
 """
-from .aal5 import cells_for
+from .aal5 import packet_cells
 from .heap import heap_push, next_seq
 from .state import btab, ftab, fvec, itab, ivec, T_APP, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
 from .jit import jit
@@ -47,6 +47,9 @@ from .ports import alloc_packet
 SACKED = 1
 RETRANSMITTED = 2
 MAX_RXTSHIFT = 12
+
+cells_for = jit(packet_cells)
+"""AAL5 cells of a packet (:func:`atmtcp.kernel.aal5.packet_cells`), compiled for the kernel."""
 
 
 # --- traces --------------------------------------------------------------------------------------

@@ -1,0 +1,60 @@
+"""Build the kernel ahead of time: one extension module that runs without numba.
+
+A process that loads the kernel from numba's cache first imports numba and its lowering
+registries (about 0.3 s and 120 MB before the first event; README, "Speed"). numba's ahead-of-time
+compiler (``numba.pycc``) links the same compiled functions into a plain CPython extension
+module that needs only numpy, so ``atmtcp run`` and every simulating process skip numba
+altogether (:mod:`atmtcp.kernel.entry`). The module's one function, ``run(I, F, B, lay)``, is
+:func:`atmtcp.kernel.engine.run_until_end` on the four arenas of a
+:class:`~atmtcp.kernel.tables.KernelState`.
+
+Building links what numba compiled into its cache, so after ``warm_kernel`` it takes seconds;
+with a cold cache it compiles the kernel first (minutes). It needs a C compiler and Python's
+headers (as numba's own build does); without them the JIT stays in use. ``numba.pycc`` is
+deprecated (still in numba 0.68): when it goes, only this module and the speed it buys go.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+
+from .engine import run_until_end
+from .sources import AOT_DIR, AOT_MODULE, AOT_PATH
+from .tables import KernelState
+
+SIGNATURE = "int64(int64[::1], float64[::1], uint8[::1], int64[:, ::1])"
+"""``run``'s arguments: the arenas I, F, B and the layout table of a :class:`KernelState`."""
+
+
+def run(I, F, B, lay):
+    """:func:`run_until_end` on the arenas of a :class:`KernelState` (the exported function)."""
+    return run_until_end(KernelState(I, F, B, lay))
+
+
+def build(force: bool = False) -> Path:
+    """Build the ahead-of-time module of this kernel (:data:`AOT_PATH`) unless it is built;
+    return its path. The module is written under a temporary name and renamed, so a process
+    never loads a half-written one, and two builders at once both leave a whole one."""
+    if AOT_PATH.exists() and not force:
+        return AOT_PATH
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc's pending deprecation
+        from llvmlite import binding
+        from numba.pycc import CC
+    AOT_DIR.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="build-", dir=AOT_DIR))
+    try:
+        compiler = CC(AOT_MODULE, source_module=__name__)
+        compiler.output_dir = str(workdir)
+        compiler.target_cpu = binding.get_host_cpu_name()  # as numba's JIT: the cached code is for this CPU
+        compiler.export("run", SIGNATURE)(run)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiler.compile()
+        os.replace(workdir / compiler.output_file, AOT_PATH)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return AOT_PATH

@@ -1,0 +1,66 @@
+"""The kernel's entry point for a run: the ahead-of-time module when it is built, numba's JIT
+otherwise. Plain Python and numpy: with the ahead-of-time module, a process that runs
+simulations never imports numba or LLVM.
+
+Both give bit-identical results (they are the same machine code: the ahead-of-time module
+links the functions numba compiled into its cache; ``tests/test_aot.py`` compares every golden
+run). The ahead-of-time module exists only where ``atmtcp warm`` (``make warm``) built it, for
+this kernel's sources, this CPU and this Python (:data:`atmtcp.kernel.sources.AOT_PATH`).
+``ATMTCP_NO_AOT=1`` (or ``ATMTCP_NO_CACHE=1``) makes every run use the JIT.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import Callable
+
+from .sources import AOT_MODULE, AOT_PATH
+from .tables import KernelState
+
+_entry: Callable[[KernelState], int] | None = None
+_kind = ""
+
+
+def aot_enabled() -> bool:
+    """Whether runs may use the ahead-of-time module (``ATMTCP_NO_AOT`` and ``ATMTCP_NO_CACHE``
+    unset)."""
+    return os.environ.get("ATMTCP_NO_AOT") is None and os.environ.get("ATMTCP_NO_CACHE") is None
+
+
+def load_aot():
+    """The built ahead-of-time module of this kernel, or None where it is not built."""
+    if not AOT_PATH.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(AOT_MODULE, AOT_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def aot_runner(module) -> Callable[[KernelState], int]:
+    """``run_until_end`` of the ahead-of-time ``module``, taking a :class:`KernelState`."""
+    run = module.run
+    return lambda state: run(state.I, state.F, state.B, state.lay)
+
+
+def jit_runner() -> Callable[[KernelState], int]:
+    """numba's ``run_until_end`` (compiled, or loaded from numba's cache, on its first call)."""
+    from .engine import run_until_end
+    return run_until_end
+
+
+def kernel_entry() -> Callable[[KernelState], int]:
+    """The function that runs a :class:`KernelState` until its end (or until a resource runs
+    low) and returns the status: the ahead-of-time module's when it is built and allowed, else
+    numba's. Chosen once per process."""
+    global _entry, _kind
+    if _entry is None:
+        module = load_aot() if aot_enabled() else None
+        _entry, _kind = (aot_runner(module), "aot") if module is not None else (jit_runner(), "jit")
+    return _entry
+
+
+def entry_kind() -> str:
+    """Which kernel :func:`kernel_entry` runs in this process: ``"aot"`` or ``"jit"``."""
+    kernel_entry()
+    return _kind

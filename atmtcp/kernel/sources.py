@@ -1,0 +1,41 @@
+"""Which kernel this is, and where its compiled forms live. Plain Python: a process that runs
+the ahead-of-time kernel (:mod:`atmtcp.kernel.entry`) reads this without importing numba.
+
+Both compiled forms are named by a hash of every kernel source file, so an edit to any of them
+makes both stale at once: numba's on-disk cache (:mod:`atmtcp.kernel.jit`) and the
+ahead-of-time extension module (:mod:`atmtcp.kernel.aot`).
+"""
+import hashlib
+import platform
+import sys
+import sysconfig
+from pathlib import Path
+
+KERNEL_DIR = Path(__file__).resolve().parent
+
+
+def hash_sources(paths) -> str:
+    """16 hex digits of the SHA-256 of the files ``paths`` (sorted), read as bytes."""
+    return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(paths))).hexdigest()[:16]
+
+
+def host_cpu_key() -> str:
+    """12 hex digits naming this machine's instruction set: the architecture and the CPU flags
+    Linux reports (on other systems, the processor's name). The ahead-of-time module holds
+    code compiled for this host's CPU (as numba's cache does), so another CPU must not load it."""
+    description = platform.machine() + platform.processor()
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            description += next((line for line in cpuinfo if line.startswith("flags")), "")
+    except OSError:
+        pass
+    return hashlib.sha256(description.encode()).hexdigest()[:12]
+
+
+SOURCE_HASH = hash_sources(KERNEL_DIR.glob("*.py"))
+CACHE_DIR = KERNEL_DIR / "__pycache__" / f"numba-{SOURCE_HASH}"
+"""numba's on-disk cache of the kernel (JIT)."""
+AOT_MODULE = "atmtcp_kernel_aot"
+AOT_DIR = KERNEL_DIR / "__pycache__" / f"aot-{SOURCE_HASH}-{host_cpu_key()}-py{sys.version_info[0]}{sys.version_info[1]}"
+AOT_PATH = AOT_DIR / (AOT_MODULE + sysconfig.get_config_var("EXT_SUFFIX"))
+"""The ahead-of-time extension module of this kernel, for this CPU and Python."""
