@@ -3,7 +3,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.kernel.aal5 import cells_for
+from atmtcp.kernel.aal5 import packet_cells as cells_for
 from atmtcp.topologies import BOTTLENECK, n_source_run
 
 MSS = 512

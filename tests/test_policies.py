@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import atmtcp
 from atmtcp import model as m
 from atmtcp.kernel import layout as L
-from atmtcp.kernel.aal5 import cells_for
+from atmtcp.kernel.aal5 import packet_cells as cells_for
 from atmtcp.kernel.policies import cell_decision, packet_admission
 from atmtcp.topologies import BOTTLENECK, n_source_run
 
