@@ -60,3 +60,15 @@ def test_entry_falls_back_to_the_jit_without_the_module(monkeypatch, tmp_path):
     monkeypatch.setattr(entry, "AOT_PATH", tmp_path / "absent.so")
     monkeypatch.setattr(entry, "_entry", None)
     assert entry.kernel_entry() is entry.jit_runner()
+
+
+def test_warm_reports_a_failed_build_and_keeps_the_jit(monkeypatch):
+    """Without a C compiler (here: a build that raises) `atmtcp warm` says why, and does not fail."""
+    from atmtcp.kernel import aot
+    from atmtcp.simulate import build_kernel
+
+    def no_compiler(force=False):
+        raise OSError("gcc: not found")
+    monkeypatch.setattr(aot, "build", no_compiler)
+    message = build_kernel()
+    assert "was not built" in message and "gcc: not found" in message
