@@ -28,11 +28,13 @@ from .held_ports import admit_held
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, G_STATUS, G_STATUS_ARG, K_NCELLS, P_ACTIVE_VCS, P_BUSY_UNTIL, P_CELL_NS,
-    P_CELLS_OUT, P_HELD, P_IP_FREE, P_IP_NS, P_MAX_QUEUE, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD,
-    P_RING_LEN, P_RING_LOW_AT, P_TRACE, RING_FULL, RING_LOW, V_CELLS_SENT,
+    P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HELD, P_IP_FREE, P_IP_NS, P_MAX_QUEUE, P_POLICY, P_QUEUE,
+    P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT, P_TRACE, PV_NORMAL, RING_FULL, RING_LOW,
+    TAIL, V_CELLS_SENT,
 )
 from .state import (
-    itab, ivec, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC, T_VC_PORT, T_VC_PV,
+    itab, ivec, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_PV_STATE, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC,
+    T_VC_PORT, T_VC_PV,
 )
 
 
@@ -158,7 +160,9 @@ def transmit_cells(S, v, k, t):
     exact: every later packet of the NIC is handed over later still. A NIC is never held
     (:func:`atmtcp.compiler._ports` gives it an infinite FIFO buffer), so the cells go to
     :func:`admit_lazy` directly: inlining :func:`admit_cell` here would also inline the held
-    ports' path, which nearly doubled the compile time of this function.
+    ports' path, which nearly doubled the compile time of this function. A NIC's tail drop on its
+    infinite buffer accepts every cell, so the packet's cells are counted in at once (one drain,
+    no decision per cell) and forwarded one cell time apart, as :func:`admit_lazy` would.
     """
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
@@ -170,6 +174,23 @@ def transmit_cells(S, v, k, t):
         port[p, P_IP_FREE] = t + service
     n = pkt[k, K_NCELLS]
     vc[v, V_CELLS_SENT] += n
+    drain(S, p, t)
+    x = port[p, P_QUEUE]
+    if (port[p, P_POLICY] == TAIL and port[p, P_RING_CAP] == 0 and x + n < port[p, P_CAPACITY]
+            and ivec(S, T_PV_STATE)[itab(S, T_VC_PV)[v, 0]] == PV_NORMAL):
+        # Tail drop below a full buffer accepts every cell in its normal state (cell_decision), and
+        # the cells arrive at one instant, so after one drain each would find nothing to retire: the
+        # packet's cells are counted in at once, each leaving one cell time after the one before.
+        port[p, P_CELLS_IN] += n
+        port[p, P_QUEUE] = x + n
+        if x + n > port[p, P_MAX_QUEUE]:
+            port[p, P_MAX_QUEUE] = x + n
+        depart = max(t, port[p, P_BUSY_UNTIL])
+        for idx in range(n):
+            depart += port[p, P_CELL_NS]
+            port[p, P_BUSY_UNTIL] = depart
+            forward_cell(S, v, 0, k, idx, depart)
+        return
     for idx in range(n):
         admit_lazy(S, p, v, 0, k, idx, t)
 
