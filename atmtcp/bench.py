@@ -143,17 +143,19 @@ def machine() -> dict:
                    if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    from .kernel.entry import entry_kind
     return {"cpu": cpu, "cores": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2),
-            "python": platform.python_version(), "numba": numba.__version__, "numpy": numpy.__version__,
-            "kernel": entry_kind()}
+            "python": platform.python_version(), "numba": numba.__version__, "numpy": numpy.__version__}
 
 
 def record_sitting(rows: list[dict], path: Path | str = HISTORY, kind: str = "kernel") -> dict:
-    """Append one JSON line for this sitting to ``path``; returns it."""
+    """Append one JSON line for this sitting to ``path``; returns it. A kernel sitting records which
+    kernel ran its rows (``"aot"`` or ``"jit"``); in a process sitting each command says so itself."""
+    from .kernel.entry import entry_kind
     from .runner import git_revision
     entry = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "kind": kind,
              "commit": git_revision(), "atmtcp": __version__, "machine": machine(), "rows": rows}
+    if kind == "kernel":
+        entry["machine"]["kernel"] = entry_kind()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as f:

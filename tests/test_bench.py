@@ -15,6 +15,7 @@ def test_record_sitting_appends_one_json_line_with_commit_and_machine(tmp_path):
     assert [line["rows"][0]["wall_s"] for line in lines] == [0.5, 0.4]
     assert [line["kind"] for line in lines] == ["kernel", "process"]
     assert lines[0]["commit"] and lines[0]["machine"]["cores"] >= 1 and "numba" in lines[0]["machine"]
+    assert lines[0]["machine"]["kernel"] in ("aot", "jit") and "kernel" not in lines[1]["machine"]
 
 
 def test_time_process_measures_cpu_and_memory_of_the_child():

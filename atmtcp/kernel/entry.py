@@ -17,8 +17,8 @@ from typing import Callable
 from .sources import AOT_MODULE, AOT_PATH
 from .tables import KernelState
 
-_entry: Callable[[KernelState], int] | None = None
-_kind = ""
+_chosen: tuple[Callable[[KernelState], int], str] | None = None
+"""This process's kernel and its kind (``"aot"`` or ``"jit"``), once chosen."""
 
 
 def aot_enabled() -> bool:
@@ -49,18 +49,21 @@ def jit_runner() -> Callable[[KernelState], int]:
     return run_until_end
 
 
+def _choose() -> tuple[Callable[[KernelState], int], str]:
+    global _chosen
+    if _chosen is None:
+        module = load_aot() if aot_enabled() else None
+        _chosen = (aot_runner(module), "aot") if module is not None else (jit_runner(), "jit")
+    return _chosen
+
+
 def kernel_entry() -> Callable[[KernelState], int]:
     """The function that runs a :class:`KernelState` until its end (or until a resource runs
     low) and returns the status: the ahead-of-time module's when it is built and allowed, else
     numba's. Chosen once per process."""
-    global _entry, _kind
-    if _entry is None:
-        module = load_aot() if aot_enabled() else None
-        _entry, _kind = (aot_runner(module), "aot") if module is not None else (jit_runner(), "jit")
-    return _entry
+    return _choose()[0]
 
 
 def entry_kind() -> str:
     """Which kernel :func:`kernel_entry` runs in this process: ``"aot"`` or ``"jit"``."""
-    kernel_entry()
-    return _kind
+    return _choose()[1]
