@@ -366,7 +366,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
         chan=chan, cell=Zeros((pool, L.E_NFIELDS)), pkt=Zeros((packet_pool, L.K_NFIELDS)),
         h_time=Zeros((heap_cap,)), h_seq=Zeros((heap_cap,)), h_kind=Zeros((heap_cap,)), h_id=Zeros((heap_cap,)),
         trace_t=Zeros((n_trace,)), trace_i=Zeros((n_trace, 2)), trace_v=Zeros((n_trace,)),
-        droplog=Zeros((0, 4)), qsample=Zeros((n_samples, 0)), osample=Zeros((n_samples, 0)),
+        droplog=Zeros((0, 5)), qsample=Zeros((n_samples, 0)), osample=Zeros((n_samples, 0)),
         loss=_loss_table(run), app=app,
         flow=flow, flow_rport=flow_rport, flow_rq=flow_rq, rport=rport, rq=rq, rqf=rqf,
         rq_ring=Zeros((int(caps.sum()), 2)), rsample=Zeros((n_samples, n_columns)),

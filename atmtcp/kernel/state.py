@@ -12,7 +12,7 @@ from numba.extending import intrinsic
 
 from . import tables
 from .jit import jit_inline
-from .tables import TABLES, Extended, KernelState, SimState, Zeros, pack  # noqa: F401 (re-exported)
+from .tables import FIXED_COLUMNS, TABLES, Extended, KernelState, SimState, Zeros, pack  # noqa: F401 (re-exported)
 
 globals().update({name: value for name, value in vars(tables).items() if name.startswith(("T_", "LAY_"))})
 
@@ -25,36 +25,62 @@ def address_as_void_pointer(typingctx, address):
     return types.voidptr(address), codegen
 
 
+@intrinsic
+def layout_field(typingctx, lay, t, field):
+    """``lay[t, field]`` of the 2-D layout table (3 columns), loaded with LLVM's ``!invariant.load``.
+
+    The kernel never writes its layout, but LLVM cannot tell it from the arenas it describes (all
+    int64 memory): an ordinary load would be repeated after every store into an arena, at each view
+    of a table. An invariant load is kept in a register (or folded) across those stores instead."""
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        index = builder.add(builder.mul(args[1], context.get_constant(types.intp, 3)), args[2])
+        value = builder.load(builder.gep(array.data, [index]))
+        value.set_metadata("invariant.load", builder.module.add_metadata([]))
+        return value
+    return types.int64(lay, types.intp, types.intp), codegen
+
+
+@jit_inline
+def _shape(S, t):
+    """Rows and columns of 2-D table ``t``: the columns from :data:`FIXED_COLUMNS` where fixed (a
+    constant once ``t`` is), else from the layout."""
+    columns = FIXED_COLUMNS[t]
+    if columns == 0:
+        columns = layout_field(S.lay, t, 2)
+    return layout_field(S.lay, t, 1), columns
+
+
 @jit_inline
 def itab(S, t):
     """2-D int64 table ``t`` (a ``T_*`` constant) as a view."""
-    address = S.I.ctypes.data + S.lay[t, 0] * 8
-    return numba.carray(address_as_void_pointer(address), (S.lay[t, 1], S.lay[t, 2]), np.int64)
+    address = S.I.ctypes.data + layout_field(S.lay, t, 0) * 8
+    return numba.carray(address_as_void_pointer(address), _shape(S, t), np.int64)
 
 
 @jit_inline
 def ivec(S, t):
     """1-D int64 table ``t`` as a view."""
-    address = S.I.ctypes.data + S.lay[t, 0] * 8
-    return numba.carray(address_as_void_pointer(address), S.lay[t, 1], np.int64)
+    address = S.I.ctypes.data + layout_field(S.lay, t, 0) * 8
+    return numba.carray(address_as_void_pointer(address), layout_field(S.lay, t, 1), np.int64)
 
 
 @jit_inline
 def ftab(S, t):
     """2-D float64 table ``t`` as a view."""
-    address = S.F.ctypes.data + S.lay[t, 0] * 8
-    return numba.carray(address_as_void_pointer(address), (S.lay[t, 1], S.lay[t, 2]), np.float64)
+    address = S.F.ctypes.data + layout_field(S.lay, t, 0) * 8
+    return numba.carray(address_as_void_pointer(address), _shape(S, t), np.float64)
 
 
 @jit_inline
 def fvec(S, t):
     """1-D float64 table ``t`` as a view."""
-    address = S.F.ctypes.data + S.lay[t, 0] * 8
-    return numba.carray(address_as_void_pointer(address), S.lay[t, 1], np.float64)
+    address = S.F.ctypes.data + layout_field(S.lay, t, 0) * 8
+    return numba.carray(address_as_void_pointer(address), layout_field(S.lay, t, 1), np.float64)
 
 
 @jit_inline
 def btab(S, t):
     """2-D uint8 table ``t`` as a view."""
-    address = S.B.ctypes.data + S.lay[t, 0]
-    return numba.carray(address_as_void_pointer(address), (S.lay[t, 1], S.lay[t, 2]), np.uint8)
+    address = S.B.ctypes.data + layout_field(S.lay, t, 0)
+    return numba.carray(address_as_void_pointer(address), _shape(S, t), np.uint8)

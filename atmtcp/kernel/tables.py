@@ -79,6 +79,21 @@ for _i, (_name, _, _) in enumerate(TABLES):
 LAY_OFFSET, LAY_ROWS, LAY_COLS = range(3)
 
 
+def _fixed_columns() -> tuple[int, ...]:
+    from . import layout as L
+    fixed = {"conn": L.C_NFIELDS, "connf": L.F_NFIELDS, "rsack": L.RS_NFIELDS, "vc": L.V_NFIELDS,
+             "port": L.P_NFIELDS, "portf": L.PF_NFIELDS, "pend": L.PE_NFIELDS, "chan": L.CH_NFIELDS,
+             "cell": L.E_NFIELDS, "pkt": L.K_NFIELDS, "trace_i": 2, "droplog": 5, "app": L.A_NFIELDS,
+             "flow": L.FL_NFIELDS, "rport": L.RP_NFIELDS, "rq": L.Q_NFIELDS, "rqf": L.QF_NFIELDS, "rq_ring": 2}
+    return tuple(fixed.get(name, 0) for name, _, _ in TABLES)
+
+
+FIXED_COLUMNS = _fixed_columns()
+"""The column count of each 2-D table whose columns are the fields of :mod:`atmtcp.kernel.layout`
+(0 where it depends on the run: hops, sampled ports, scoreboard size): the kernel's views use the
+number itself, so that a row's address is a constant multiple (:func:`pack` checks every table)."""
+
+
 def pack(state: SimState) -> tuple[KernelState, SimState]:
     """Copy the tables of ``state`` (arrays, or :data:`Zeros` and :data:`Extended`
     placeholders) into arenas; return them and named views of them."""
@@ -91,6 +106,9 @@ def pack(state: SimState) -> tuple[KernelState, SimState]:
         offset = 0
         for i in members:
             table, size = getattr(state, TABLES[i][0]), int(np.prod(shapes[i]))
+            if FIXED_COLUMNS[i] and shapes[i][1] != FIXED_COLUMNS[i]:
+                raise ValueError(f"table {TABLES[i][0]} has {shapes[i][1]} columns, the kernel reads "
+                                 f"{FIXED_COLUMNS[i]} (atmtcp.kernel.layout)")
             lay[i] = (offset, shapes[i][0], shapes[i][1] if len(shapes[i]) == 2 else 1)
             if isinstance(table, Extended):
                 arena[offset:offset + table.head.size] = table.head.ravel()
