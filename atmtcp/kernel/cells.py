@@ -10,8 +10,8 @@ from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL,
-    E_HOP, E_IDX, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, ESPD, ESPD_CAPTURE, ESPD_RELEASE, EV_CHANNEL,
-    G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL,
+    E_GAP, E_HOP, E_IDX, E_LEFT, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, ESPD, ESPD_CAPTURE, ESPD_RELEASE, EV_CHANNEL,
+    G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
     G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND,
     P_ACTIVE_VCS, P_CAPACITY, P_CAPTURE_EOM, P_CELLS_IN, P_DROP_OVERFLOW, P_DROP_TIMER_AT, P_DROP_TIMER_NS,
     P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_KEEP_EOM, P_POLICY, P_QUEUE, P_THRESHOLD,
@@ -66,31 +66,27 @@ def release_packet_if_done(S, k):
 
 # --- channels ------------------------------------------------------------------------------------
 @jit_inline
-def channel_push(S, ch, time, vc, hop, k, idx):
-    """Append a cell (``idx >= 0``) or a whole packet (``idx == -1``) to channel ``ch``.
-
-    Channels are FIFO and their entries arrive in time order, so only a channel's head
-    needs a place in the event heap. A channel with cell delay variation (``CH_CDV_NS``,
-    from :attr:`atmtcp.model.Link.cdv_s`) adds a seeded random delay to each entry. A record
-    of the pool's reserve (``G_CELL_RESERVE``): stop after this event (CELLS_LOW).
-    """
+def _new_record(S):
+    """A record from the cell pool, or -1 (status set) if it is empty. A record of the pool's
+    reserve (``G_CELL_RESERVE``): stop after this event (CELLS_LOW)."""
     cell = itab(S, T_CELL)
-    chan = itab(S, T_CHAN)
     g = ivec(S, T_G)
     e = g[G_CELL_FREE]
     if e >= g[G_CELL_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
         if e == cell.shape[0]:
             g[G_STATUS] = CELL_POOL_FULL
-            return
+            return -1
         g[G_STATUS] |= CELLS_LOW
     g[G_CELL_FREE] = cell[e, E_NEXT]
-    cdv = chan[ch, CH_CDV_NS]
-    if cdv > 0:
-        # cell delay variation: a uniform extra delay in [0, cdv], never overtaking the
-        # channel's previous entry (each link stays FIFO)
-        time = max(time + random_below(S, cdv + 1), chan[ch, CH_LAST_T])
-        chan[ch, CH_LAST_T] = time
-    seq = next_seq(S)
+    return e
+
+
+@jit_inline
+def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
+    """Fill record ``e`` and append it to channel ``ch``; a channel that was empty puts its
+    head, keyed ``(time, seq)``, into the event heap."""
+    cell = itab(S, T_CELL)
+    chan = itab(S, T_CHAN)
     cell[e, E_TIME] = time
     cell[e, E_SEQ] = seq
     cell[e, E_VC] = vc
@@ -98,6 +94,7 @@ def channel_push(S, ch, time, vc, hop, k, idx):
     cell[e, E_PKT] = k
     cell[e, E_IDX] = idx
     cell[e, E_NEXT] = -1
+    cell[e, E_LEFT] = left
     if chan[ch, CH_LEN] == 0:
         chan[ch, CH_HEAD] = e
         heap_push(S, time, seq, EV_CHANNEL, ch)
@@ -105,6 +102,72 @@ def channel_push(S, ch, time, vc, hop, k, idx):
         cell[chan[ch, CH_TAIL], E_NEXT] = e
     chan[ch, CH_TAIL] = e
     chan[ch, CH_LEN] += 1
+
+
+@jit_inline
+def channel_push(S, ch, time, vc, hop, k, idx):
+    """Append a cell (``idx >= 0``) or a whole packet (``idx == -1``) to channel ``ch``.
+
+    Channels are FIFO and their entries arrive in time order, so only a channel's head
+    needs a place in the event heap. A channel with cell delay variation (``CH_CDV_NS``,
+    from :attr:`atmtcp.model.Link.cdv_s`) adds a seeded random delay to each entry.
+    """
+    e = _new_record(S)
+    if e < 0:
+        return
+    chan = itab(S, T_CHAN)
+    cdv = chan[ch, CH_CDV_NS]
+    if cdv > 0:
+        # cell delay variation: a uniform extra delay in [0, cdv], never overtaking the
+        # channel's previous entry (each link stays FIFO)
+        time = max(time + random_below(S, cdv + 1), chan[ch, CH_LAST_T])
+        chan[ch, CH_LAST_T] = time
+    _append(S, ch, e, time, next_seq(S), vc, hop, k, idx, 0)
+
+
+@jit_inline
+def channel_push_train(S, ch, time, gap, vc, hop, k, n):
+    """Append cells 0 .. ``n - 1`` of packet ``k`` to channel ``ch`` (which has no cell delay
+    variation) as one entry, a train: the first at ``time``, each next one ``gap`` ns later.
+
+    The train takes ``n`` consecutive sequence numbers, those its cells would take if pushed one
+    by one with nothing scheduled between them (a NIC's packet), and :func:`channel_take` hands
+    its cells out one at a time with those keys: the events, their order and so the results are
+    those of ``n`` single entries, for one record and one push."""
+    e = _new_record(S)
+    if e < 0:
+        return
+    g = ivec(S, T_G)
+    seq = g[G_SEQ]
+    g[G_SEQ] = seq + n
+    itab(S, T_CELL)[e, E_GAP] = gap
+    _append(S, ch, e, time, seq, vc, hop, k, 0, n - 1)
+
+
+@jit_inline
+def channel_take(S, ch):
+    """Take the head entry of channel ``ch`` (the heap's top event): returns its VC, hop, packet
+    and cell index, and re-keys the heap. A train with cells left stays the head, as its next
+    cell, keyed one gap and one sequence number later."""
+    cell = itab(S, T_CELL)
+    e = itab(S, T_CHAN)[ch, CH_HEAD]
+    v = cell[e, E_VC]
+    hop = cell[e, E_HOP]
+    k = cell[e, E_PKT]
+    idx = cell[e, E_IDX]
+    left = cell[e, E_LEFT]
+    if left > 0:
+        time = cell[e, E_TIME] + cell[e, E_GAP]
+        seq = cell[e, E_SEQ] + 1
+        cell[e, E_TIME] = time
+        cell[e, E_SEQ] = seq
+        cell[e, E_IDX] = idx + 1
+        cell[e, E_LEFT] = left - 1
+        heap_replace_top(S, time, seq)
+    else:
+        channel_pop(S, ch)
+        free_record(S, e)
+    return v, hop, k, idx
 
 
 @jit_inline
@@ -266,9 +329,33 @@ def forward_cell(S, v, hop, k, idx, t):
     vc_chan = itab(S, T_VC_CHAN)
     vc_delay = itab(S, T_VC_DELAY)
     if hop == vc[v, V_NHOPS] - 1:
-        reassemble(S, v, k, idx, t)
+        reassemble_cell(S, v, k, idx, t)
     else:
         channel_push(S, vc_chan[v, hop], t + vc_delay[v, hop], v, hop + 1, k, idx)
+
+
+@jit_inline
+def reassemble_cell(S, v, k, idx, t):
+    """:func:`reassemble`, with its common case inlined into the cell path: a cell that is not the
+    last of its packet and starts a frame or continues one whose cells so far are all of packet ``k``
+    (nothing ends, nothing is delivered; the frame stays good while each cell is the next one)."""
+    pkt = itab(S, T_PKT)
+    vc = itab(S, T_VC)
+    count = vc[v, V_RS_COUNT]
+    serial = pkt[k, K_SERIAL]
+    if idx < pkt[k, K_NCELLS] - 1 and (count == 0 or serial == vc[v, V_RS_SERIAL]):
+        vc[v, V_CELLS_PAST_LAST] += 1
+        if count == 0:
+            vc[v, V_RS_SERIAL] = serial
+            ok = idx == 0
+        else:
+            ok = vc[v, V_RS_OK] == 1 and idx == count
+        vc[v, V_RS_OK] = 1 if ok else 0
+        vc[v, V_RS_COUNT] = count + 1
+        pkt[k, K_ALIVE] -= 1
+        release_packet_if_done(S, k)
+    else:
+        reassemble(S, v, k, idx, t)
 
 
 @jit

@@ -1,10 +1,10 @@
 """The main loop: pop the earliest event, dispatch it, until the end time."""
 from .heap import heap_pop, heap_push, next_seq
-from .state import itab, ivec, T_APP, T_CELL, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
+from .state import itab, ivec, T_APP, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
 from .jit import jit, jit_inline
 from .layout import (
-    A_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED, E_HOP, E_IDX,
-    E_PKT, E_VC, EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
+    A_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
+    EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
     G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_SEQ, G_STATUS, K_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
     EV_APP, EV_EWA, EV_PRIORITY, EV_ROUTER, EV_STOP, INFINITE,
 )
@@ -13,7 +13,7 @@ from .ewa import ewa_period, schedule_ewa
 from .priority import schedule_priority_vcs, switch_priority_vc
 from .packets import enter_hop, router_event, sample_packet_path
 from .held_ports import port_event
-from .ports import admit_cell, channel_pop, drain, free_record, release_packet_if_done, sample_ports
+from .ports import admit_cell, channel_take, drain, release_packet_if_done, sample_ports
 from .unmanaged import unmanaged_state
 from .tcp import (
     delayed_ack_expires, on_timeout, receiver_input, sender_receive_ack, tcp_output,
@@ -115,7 +115,6 @@ def run_until_end(owned):
     after Python grew the resource (status reset to OK) continues where it stopped. Returns the
     status code (OK at the end)."""
     S = unmanaged_state(owned)
-    cell = itab(S, T_CELL)
     g = ivec(S, T_G)
     if g[G_SEQ] == 0:
         schedule_start(S)
@@ -133,12 +132,7 @@ def run_until_end(owned):
         kind = h_kind[0]
         ident = h_id[0]
         if kind == EV_CHANNEL:
-            e = channel_pop(S, ident)
-            v = cell[e, E_VC]
-            hop = cell[e, E_HOP]
-            k = cell[e, E_PKT]
-            idx = cell[e, E_IDX]
-            free_record(S, e)
+            v, hop, k, idx = channel_take(S, ident)
             if idx >= 0:
                 admit_cell(S, v, hop, k, idx, t)
             else:

@@ -123,7 +123,10 @@ CH_HEAD, CH_TAIL, CH_LEN, CH_DST_PORT, CH_CDV_NS, CH_LAST_T, CH_NFIELDS = range(
 # of the latest entry pushed, which keeps the channel FIFO when delays vary.
 
 # --- cell / packet-delivery record in the pool, int64 table ``cell`` -------------------------
-E_TIME, E_SEQ, E_VC, E_HOP, E_PKT, E_IDX, E_NEXT, E_NFIELDS = range(8)
+E_TIME, E_SEQ, E_VC, E_HOP, E_PKT, E_IDX, E_NEXT, E_LEFT, E_GAP, E_NFIELDS = range(10)
+# A record is one cell, one whole packet (E_IDX < 0), or a train (atmtcp.kernel.cells.channel_push_train):
+# cell E_IDX of packet E_PKT at E_TIME with sequence number E_SEQ, followed by E_LEFT more cells of that
+# packet, each E_GAP ns and one sequence number after the one before (E_LEFT = 0: a single entry).
 
 # --- packet, int64 table ``pkt`` --------------------------------------------------------------
 (

@@ -20,21 +20,21 @@ the port a *held* port (``P_HELD``, :mod:`atmtcp.kernel.held_ports`): it keeps t
 themselves and forwards each one by a departure event. The compiler makes a port held
 only when one of those options is on, so the fast path costs nothing when they are off.
 """
-from .cells import (  # noqa: F401  (alloc_packet, channel_pop, free_record, release_packet_if_done: re-exported)
-    alloc_packet, channel_pop, drop_cell, forward_cell, free_record, port_decision,
-    release_packet_if_done,
+from .cells import (  # noqa: F401  (alloc_packet, channel_pop, channel_take, free_record, release_packet_if_done: re-exported)
+    alloc_packet, channel_pop, channel_push_train, channel_take, drop_cell, forward_cell, free_record,
+    port_decision, release_packet_if_done,
 )
 from .held_ports import admit_held
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, G_STATUS, G_STATUS_ARG, K_NCELLS, P_ACTIVE_VCS, P_BUSY_UNTIL, P_CELL_NS,
+    ACCEPT, CH_CDV_NS, G_STATUS, G_STATUS_ARG, K_NCELLS, P_ACTIVE_VCS, P_BUSY_UNTIL, P_CELL_NS,
     P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HELD, P_IP_FREE, P_IP_NS, P_MAX_QUEUE, P_POLICY, P_QUEUE,
     P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT, P_TRACE, PV_NORMAL, RING_FULL, RING_LOW,
-    TAIL, V_CELLS_SENT,
+    TAIL, V_CELLS_SENT, V_NHOPS,
 )
 from .state import (
-    itab, ivec, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_PV_STATE, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC,
-    T_VC_PORT, T_VC_PV,
+    itab, ivec, T_CHAN, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_PV_STATE, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC,
+    T_VC_CHAN, T_VC_DELAY, T_VC_PORT, T_VC_PV,
 )
 
 
@@ -44,12 +44,16 @@ def drain(S, p, t):
     (not for held ports, which retire their cells by their own departure events)."""
     port = itab(S, T_PORT)
     if port[p, P_RING_CAP] == 0:
-        left = port[p, P_BUSY_UNTIL] - t
-        queued = (left + port[p, P_CELL_NS] - 1) // port[p, P_CELL_NS] if left > 0 else 0
-        gone = port[p, P_QUEUE] - queued
-        if gone > 0:
+        x = port[p, P_QUEUE]
+        busy = port[p, P_BUSY_UNTIL]
+        cell_ns = port[p, P_CELL_NS]
+        # the oldest queued cell leaves at busy - (x - 1) cell times: while it has not left,
+        # nothing has (a multiplication, where the count below needs a division)
+        if x > 0 and busy - (x - 1) * cell_ns <= t:
+            left = busy - t
+            queued = (left + cell_ns - 1) // cell_ns if left > 0 else 0
             port[p, P_QUEUE] = queued
-            port[p, P_CELLS_OUT] += gone
+            port[p, P_CELLS_OUT] += x - queued
         return
     pv_count = ivec(S, T_PV_COUNT)
     ring_t = ivec(S, T_RING_T)
@@ -186,9 +190,15 @@ def transmit_cells(S, v, k, t):
         if x + n > port[p, P_MAX_QUEUE]:
             port[p, P_MAX_QUEUE] = x + n
         depart = max(t, port[p, P_BUSY_UNTIL])
+        cell_ns = port[p, P_CELL_NS]
+        port[p, P_BUSY_UNTIL] = depart + n * cell_ns
+        ch = itab(S, T_VC_CHAN)[v, 0]
+        if vc[v, V_NHOPS] > 1 and itab(S, T_CHAN)[ch, CH_CDV_NS] == 0:
+            # on to a port: the cells follow one another on the link, as one entry (a train)
+            channel_push_train(S, ch, depart + cell_ns + itab(S, T_VC_DELAY)[v, 0], cell_ns, v, 1, k, n)
+            return
         for idx in range(n):
-            depart += port[p, P_CELL_NS]
-            port[p, P_BUSY_UNTIL] = depart
+            depart += cell_ns
             forward_cell(S, v, 0, k, idx, depart)
         return
     for idx in range(n):
