@@ -23,7 +23,7 @@ from .layout import (
 from .policies import cell_decision, espd_decision, red_decision
 from .rng import random_below, random_unit
 from .state import (
-    ftab, itab, ivec, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_PORTF, T_PV_COUNT, T_PV_STATE, T_VC,
+    ftab, itab, ivec, nonneg, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_PORTF, T_PV_COUNT, T_PV_STATE, T_VC,
     T_VC_CHAN, T_VC_DELAY,
 )
 
@@ -35,7 +35,7 @@ def alloc_packet(S, vc, seq, wnd, ncells):
     A record of the pool's reserve (``G_PKT_RESERVE``): stop after this event (PACKETS_LOW)."""
     g = ivec(S, T_G)
     pkt = itab(S, T_PKT)
-    k = g[G_PKT_FREE]
+    k = nonneg(g[G_PKT_FREE])
     if k >= g[G_PKT_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
         if k == pkt.shape[0]:
             g[G_STATUS] = PACKET_POOL_FULL
@@ -71,7 +71,7 @@ def _new_record(S):
     reserve (``G_CELL_RESERVE``): stop after this event (CELLS_LOW)."""
     cell = itab(S, T_CELL)
     g = ivec(S, T_G)
-    e = g[G_CELL_FREE]
+    e = nonneg(g[G_CELL_FREE])
     if e >= g[G_CELL_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
         if e == cell.shape[0]:
             g[G_STATUS] = CELL_POOL_FULL
@@ -87,6 +87,7 @@ def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
     head, keyed ``(time, seq)``, into the event heap."""
     cell = itab(S, T_CELL)
     chan = itab(S, T_CHAN)
+    ch = nonneg(ch)
     cell[e, E_TIME] = time
     cell[e, E_SEQ] = seq
     cell[e, E_VC] = vc
@@ -99,7 +100,7 @@ def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
         chan[ch, CH_HEAD] = e
         heap_push(S, time, seq, EV_CHANNEL, ch)
     else:
-        cell[chan[ch, CH_TAIL], E_NEXT] = e
+        cell[nonneg(chan[ch, CH_TAIL]), E_NEXT] = e
     chan[ch, CH_TAIL] = e
     chan[ch, CH_LEN] += 1
 
@@ -150,10 +151,10 @@ def channel_take(S, ch):
     and cell index, and re-keys the heap. A train with cells left stays the head, as its next
     cell, keyed one gap and one sequence number later."""
     cell = itab(S, T_CELL)
-    e = itab(S, T_CHAN)[ch, CH_HEAD]
-    v = cell[e, E_VC]
+    e = nonneg(itab(S, T_CHAN)[nonneg(ch), CH_HEAD])
+    v = nonneg(cell[e, E_VC])
     hop = cell[e, E_HOP]
-    k = cell[e, E_PKT]
+    k = nonneg(cell[e, E_PKT])
     idx = cell[e, E_IDX]
     left = cell[e, E_LEFT]
     if left > 0:
@@ -175,11 +176,11 @@ def channel_pop(S, ch):
     """Take the head entry of channel ``ch`` (the heap's top event) and re-key the heap."""
     cell = itab(S, T_CELL)
     chan = itab(S, T_CHAN)
-    e = chan[ch, CH_HEAD]
+    e = nonneg(chan[ch, CH_HEAD])
     chan[ch, CH_HEAD] = cell[e, E_NEXT]
     chan[ch, CH_LEN] -= 1
     if chan[ch, CH_LEN] > 0:
-        head = chan[ch, CH_HEAD]
+        head = nonneg(chan[ch, CH_HEAD])
         heap_replace_top(S, cell[head, E_TIME], cell[head, E_SEQ])
     else:
         heap_pop(S)

@@ -5,7 +5,7 @@ were scheduled, which makes every run bit-for-bit repeatable. The heap stays sma
 holds the head of each channel, one entry per armed timer and the sampler, never one
 entry per cell (cells wait in their channel's FIFO).
 """
-from .state import ivec, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME
+from .state import ivec, nonneg, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME
 from .jit import jit_inline
 from .layout import G_HEAP_LEN, G_HEAP_LOW_AT, G_SEQ, G_STATUS, HEAP_FULL, HEAP_LOW
 
@@ -24,7 +24,7 @@ def _sift_up(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
     """Put event ``(time, seq, kind, ident)`` into the hole at ``i``, moving earlier-keyed
     parents down into the hole until its place is found (one write per level, not a swap)."""
     while i > 0:
-        parent = (i - 1) >> 1
+        parent = nonneg((i - 1) >> 1)
         parent_time = h_time[parent]
         if not (time < parent_time or (time == parent_time and seq < h_seq[parent])):
             break
@@ -38,12 +38,12 @@ def _sift_down(h_time, h_seq, h_kind, h_id, n, i, time, seq, kind, ident):
     """Put event ``(time, seq, kind, ident)`` into the hole at ``i`` of a heap of ``n``,
     moving the earlier child up into the hole until its place is found."""
     while True:
-        child = 2 * i + 1
+        child = nonneg(2 * i + 1)
         if child >= n:
             break
         child_time = h_time[child]
         child_seq = h_seq[child]
-        right = child + 1
+        right = nonneg(child + 1)
         if right < n:
             right_time = h_time[right]
             right_seq = h_seq[right]
@@ -72,7 +72,7 @@ def heap_push(S, time, seq, kind, ident):
     """Schedule event ``(kind, ident)`` at ``time`` with tie-break ``seq``."""
     g = ivec(S, T_G)
     h_time = ivec(S, T_H_TIME)
-    n = g[G_HEAP_LEN]
+    n = nonneg(g[G_HEAP_LEN])
     if n >= g[G_HEAP_LOW_AT]:  # one comparison on the common path, as before the margin
         if n >= h_time.shape[0]:
             g[G_STATUS] = HEAP_FULL
@@ -89,6 +89,7 @@ def heap_pop(S):
     n = g[G_HEAP_LEN] - 1
     g[G_HEAP_LEN] = n
     if n > 0:
+        n = nonneg(n)
         h_time = ivec(S, T_H_TIME)
         h_seq = ivec(S, T_H_SEQ)
         h_kind = ivec(S, T_H_KIND)

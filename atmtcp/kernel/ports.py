@@ -33,7 +33,7 @@ from .layout import (
     TAIL, V_CELLS_SENT, V_NHOPS,
 )
 from .state import (
-    itab, ivec, T_CHAN, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_PV_STATE, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC,
+    itab, ivec, nonneg, T_CHAN, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_PV_STATE, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC,
     T_VC_CHAN, T_VC_DELAY, T_VC_PORT, T_VC_PV,
 )
 
@@ -85,7 +85,7 @@ def admit_lazy(S, p, v, hop, k, idx, t):
     """Cell arrival at lazy FIFO port ``p``: decide, then fix its departure and forward it."""
     g = ivec(S, T_G)
     port = itab(S, T_PORT)
-    pv = itab(S, T_VC_PV)[v, hop]
+    pv = nonneg(itab(S, T_VC_PV)[v, hop])
     drain(S, p, t)
     decision = port_decision(S, p, v, pv, k, idx, t)
     if decision != ACCEPT:
@@ -145,7 +145,8 @@ def admit_cell(S, v, hop, k, idx, t):
     """Cell ``idx`` of packet ``k`` of VC ``v`` arrives at the port of hop ``hop`` at ``t``."""
     port = itab(S, T_PORT)
     vc_port = itab(S, T_VC_PORT)
-    p = vc_port[v, hop]
+    hop = nonneg(hop)
+    p = nonneg(vc_port[v, hop])
     if port[p, P_HELD] != 0:
         admit_held(S, p, v, hop, k, idx, t)
     else:
@@ -171,7 +172,7 @@ def transmit_cells(S, v, k, t):
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
     vc = itab(S, T_VC)
-    p = itab(S, T_VC_PORT)[v, 0]
+    p = nonneg(itab(S, T_VC_PORT)[v, 0])
     service = port[p, P_IP_NS]
     if service > 0:
         t = max(t, port[p, P_IP_FREE])
@@ -192,7 +193,7 @@ def transmit_cells(S, v, k, t):
         depart = max(t, port[p, P_BUSY_UNTIL])
         cell_ns = port[p, P_CELL_NS]
         port[p, P_BUSY_UNTIL] = depart + n * cell_ns
-        ch = itab(S, T_VC_CHAN)[v, 0]
+        ch = nonneg(itab(S, T_VC_CHAN)[v, 0])
         if vc[v, V_NHOPS] > 1 and itab(S, T_CHAN)[ch, CH_CDV_NS] == 0:
             # on to a port: the cells follow one another on the link, as one entry (a train)
             channel_push_train(S, ch, depart + cell_ns + itab(S, T_VC_DELAY)[v, 0], cell_ns, v, 1, k, n)

@@ -7,6 +7,7 @@ the kernel's modules.
 """
 import numba
 import numpy as np
+from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
@@ -23,6 +24,24 @@ def address_as_void_pointer(typingctx, address):
     def codegen(context, builder, signature, args):
         return builder.inttoptr(args[0], cgutils.voidptr_t)
     return types.voidptr(address), codegen
+
+
+@intrinsic
+def nonneg(typingctx, x):
+    """``x``, an index the caller knows to be at least 0, with LLVM told so (``llvm.assume``).
+
+    numba indexes an array with a signed integer by first adding the length to a negative one
+    (Python's ``a[-1]``): three instructions per index, on every table access of the cell path. Told
+    that the index is not negative, LLVM drops them. Only for values that are indices by
+    construction (a record, VC, port, channel, slot or heap position): a negative one would be
+    undefined behaviour, not an error."""
+    def codegen(context, builder, signature, args):
+        value = args[0]
+        assume = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [ir.IntType(1)]), "llvm.assume")
+        builder.call(assume, [builder.icmp_signed(">=", value, value.type(0))])
+        return value
+    return x(x), codegen
 
 
 @intrinsic
