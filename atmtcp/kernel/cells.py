@@ -309,6 +309,9 @@ def espd_port_decision(S, p, pv, x, bom, eom, t):
 def drop_cell(S, p, v, k, reason, t):
     """Discard a cell of packet ``k`` (VC ``v``) at port ``p`` for ``reason`` (a drop reason,
     plus ``CAPTURED`` if the cell put its VC on the drop-list: logged as a capture first)."""
+    p = nonneg(p)
+    v = nonneg(v)
+    k = nonneg(k)
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
     vc = itab(S, T_VC)
@@ -371,6 +374,8 @@ def reassemble(S, v, k, idx, t):
     lost cells which cannot be successfully reassembled at the ADSU are dropped at the ADSU").
     A good frame goes onto the VC's delivery channel.
     """
+    v = nonneg(v)
+    k = nonneg(k)
     pkt = itab(S, T_PKT)
     vc = itab(S, T_VC)
     serial = pkt[k, K_SERIAL]

@@ -48,7 +48,7 @@ from .layout import (
 )
 from .rng import random_below
 from .state import (
-    itab, ivec, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
+    itab, ivec, nonneg, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
     T_VC_PV,
 )
 
@@ -71,7 +71,7 @@ def ring_slot(S, p, position):
     slot = port[p, P_RING_HEAD] + position
     if slot >= port[p, P_RING_CAP]:
         slot -= port[p, P_RING_CAP]
-    return port[p, P_RING_BASE] + slot
+    return nonneg(port[p, P_RING_BASE] + slot)
 
 
 @jit_inline
@@ -89,7 +89,7 @@ def enqueue(S, p, v, hop, k, idx):
     port = itab(S, T_PORT)
     pv_count = ivec(S, T_PV_COUNT)
     ring_cell = ivec(S, T_RING_CELL)
-    pv = itab(S, T_VC_PV)[v, hop]
+    pv = nonneg(itab(S, T_VC_PV)[v, hop])
     n = port[p, P_RING_LEN]
     if n >= port[p, P_RING_LOW_AT]:
         if n == port[p, P_RING_CAP]:
@@ -263,6 +263,10 @@ def accept_held(S, p, v, hop, k, idx, t):
 def admit_held(S, p, v, hop, k, idx, t):
     """A cell arrives at held port ``p``: a slotted port keeps it for the slot's end; else it
     is decided at once, and an idle port starts transmitting it."""
+    p = nonneg(p)
+    v = nonneg(v)
+    hop = nonneg(hop)
+    k = nonneg(k)
     g = ivec(S, T_G)
     pend = itab(S, T_PEND)
     port = itab(S, T_PORT)
@@ -294,8 +298,8 @@ def send_head(S, p, t):
     port = itab(S, T_PORT)
     ring_cell = ivec(S, T_RING_CELL)
     slot = ring_slot(S, p, 0)
-    pv = ivec(S, T_RING_PV)[slot]
-    v = ivec(S, T_PV_VC)[pv]
+    pv = nonneg(ivec(S, T_RING_PV)[slot])
+    v = nonneg(ivec(S, T_PV_VC)[pv])
     k, hop, idx = unpack_cell(ring_cell[slot])
     head = port[p, P_RING_HEAD] + 1
     port[p, P_RING_HEAD] = 0 if head == port[p, P_RING_CAP] else head
@@ -358,6 +362,7 @@ def end_of_slot(S, p, t):
 @jit_inline
 def port_event(S, p, t):
     """The departure (or slot-end) event of held port ``p``."""
+    p = nonneg(p)
     port = itab(S, T_PORT)
     port[p, P_EVENT_AT] = -1
     if port[p, P_SLOTTED] != 0:

@@ -169,6 +169,8 @@ def transmit_cells(S, v, k, t):
     infinite buffer accepts every cell, so the packet's cells are counted in at once (one drain,
     no decision per cell) and forwarded one cell time apart, as :func:`admit_lazy` would.
     """
+    v = nonneg(v)
+    k = nonneg(k)
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
     vc = itab(S, T_VC)

@@ -24,7 +24,7 @@ a sample, from the send time it echoes (:func:`timestamp_sample`).
 """
 from .aal5 import packet_cells
 from .heap import heap_push, next_seq
-from .state import btab, ftab, fvec, itab, ivec, T_APP, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
+from .state import btab, ftab, fvec, itab, ivec, nonneg, T_APP, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
 from .jit import jit
 from .layout import (
     A_SEND_LIMIT, C_ACK_COUNT, C_ACK_DELAY_NS, C_ACK_VC, C_ACKS_SENT, C_BYTES_SENT, C_DATA_VC, C_DELACK,
@@ -56,6 +56,7 @@ cells_for = jit(packet_cells)
 @jit
 def trace(S, c, kind, value, t):
     """Record ``value`` of ``kind`` for a traced connection inside the trace window."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     g = ivec(S, T_G)
     trace_i = itab(S, T_TRACE_I)
@@ -77,6 +78,7 @@ def trace(S, c, kind, value, t):
 @jit
 def trace_window(S, c, t):
     """Record cwnd and ssthresh of a traced connection."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     if conn[c, C_TRACE] != 0:
@@ -88,6 +90,7 @@ def trace_window(S, c, t):
 @jit
 def schedule_timer(S, c, deadline, col_deadline, col_queued, kind):
     """Arm a per-connection timer; reuse its pending heap entry when it is not later."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     conn[c, col_deadline] = deadline
     queued = conn[c, col_queued]
@@ -99,6 +102,7 @@ def schedule_timer(S, c, deadline, col_deadline, col_queued, kind):
 @jit
 def timer_expires(S, c, t, col_deadline, col_queued, kind):
     """Called when a timer's heap entry comes due; True if the timer really expires now."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     if conn[c, col_queued] != t:
         return False  # an entry superseded by an earlier one
@@ -116,6 +120,7 @@ def timer_expires(S, c, t, col_deadline, col_queued, kind):
 @jit
 def rto_arm(S, c, t):
     """(Re)start the retransmission timer for ``rxtcur`` ticks."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     g = conn[c, C_GRAN_NS]
     deadline = (t // g + conn[c, C_RXTCUR]) * g
@@ -130,6 +135,7 @@ def clamp(x, lo, hi):
 @jit
 def rtt_sample(S, c, t):
     """4.4BSD ``tcp_xmit_timer``: fold one RTT sample (in ticks) into srtt and rttvar."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     g = conn[c, C_GRAN_NS]
     ticks = 1 + t // g - conn[c, C_RTT_START] // g
@@ -160,6 +166,7 @@ def rtt_sample(S, c, t):
 @jit
 def back_off(S, c):
     """4.4BSD on a timeout: double the timer (up to x64), forget srtt after 4 backoffs."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     shift = min(conn[c, C_RXTSHIFT] + 1, MAX_RXTSHIFT)
     conn[c, C_RXTSHIFT] = shift
@@ -181,6 +188,7 @@ def open_window(S, c):
     (``integer``; goyal1997 "A problem in slow start implementations"), or in integer bytes
     once every N ACKs (``integer_every_n``, the slides' Solution 1).
     """
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
@@ -208,6 +216,7 @@ def open_window(S, c):
 def halve_window(S, c):
     """goyal1998 section 2: ``ssthresh = max{2, min{CWND/2, RCVWND}}`` in whole segments, RCVWND
     being the window the receiver's last ACK advertised (``C_SND_WND``)."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
@@ -231,6 +240,7 @@ def scripted_loss(S, c, seq):
 @jit
 def send_segment(S, c, seq, t):
     """Put the full-size segment starting at ``seq`` on the wire."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     vc = itab(S, T_VC)
     v = conn[c, C_DATA_VC]
@@ -289,6 +299,7 @@ def retransmit_hole(S, c, seg, t):
 @jit
 def sack_output(S, c, t):
     """goyal1998 5.4.1: while PIPE < CWND, send holes first, then new data."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
@@ -314,6 +325,7 @@ def tcp_output(S, c, t):
     "takes effect immediately" (ewa 3.1), and a window that shrank below what is in flight sends
     nothing until the ACKs catch up; cwnd itself is not changed by it (4.4BSD: it grows on every
     ACK of new data up to the largest window the scale allows)."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     if t < conn[c, C_START_NS]:
@@ -368,6 +380,7 @@ def fast_retransmit(S, c, t):
     ended start this one: the window is halved again (a loss in a later window), but the
     retransmission already in flight is not duplicated.
     """
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
@@ -410,6 +423,7 @@ def clear_scoreboard(S, c, first_seg, end_seg):
 def on_timeout(S, c, t):
     """Retransmission timeout: back off, ssthresh from goyal1998 section 2, cwnd = 1
     segment, go back N; SACK forgets its scoreboard (goyal1998 5.4.1)."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
@@ -441,6 +455,8 @@ def mark_sacked(S, c, k):
     segment is marked once; an unmarked run enclosed by marked ones can only be a
     retransmission that filled a hole, which is never retransmitted again anyway.
     """
+    c = nonneg(c)
+    k = nonneg(k)
     conn = itab(S, T_CONN)
     pkt = itab(S, T_PKT)
     sb = btab(S, T_SB)
@@ -469,6 +485,7 @@ def timestamp_sample(S, c, echo, t):
     ACK of new data echoes the send time of the segment that made the receiver send it, and gives
     a sample unless that segment was a retransmission (``echo < 0``): "Round trip times were
     estimated ignoring ambiguous ACKs as in [8]" (Karn and Partridge)."""
+    c = nonneg(c)
     if echo >= 0:
         itab(S, T_CONN)[c, C_RTT_START] = echo
         rtt_sample(S, c, t)
@@ -478,6 +495,7 @@ def timestamp_sample(S, c, echo, t):
 def new_ack(S, c, ack, t, echo):
     """An ACK above ``snd_una`` (echoing the send time ``echo``, see :func:`timestamp_sample`):
     RTT sample, leave or continue recovery, grow the window."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
@@ -523,6 +541,7 @@ def duplicate_ack(S, c, t):
     re-sends segments the receiver already holds, and their duplicate ACKs are no sign of
     a new loss.
     """
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     flavor = conn[c, C_FLAVOR]
@@ -543,6 +562,8 @@ def duplicate_ack(S, c, t):
 def sender_receive_ack(S, c, k, t):
     """The sender of connection ``c`` receives ACK packet ``k``; its advertised window becomes the
     send window (RFC 793's SND.WND; ACKs arrive in order here, so each is the newest)."""
+    c = nonneg(c)
+    k = nonneg(k)
     conn = itab(S, T_CONN)
     pkt = itab(S, T_PKT)
     ack = pkt[k, K_SEQ]
@@ -596,6 +617,8 @@ def build_sack_blocks(S, c, k):
     previously reported blocks that are still above ``rcv_nxt`` and not merged into the
     first (RFC 2018). Blocks are remembered in segments in ``rsack``.
     """
+    c = nonneg(c)
+    k = nonneg(k)
     conn = itab(S, T_CONN)
     pkt = itab(S, T_PKT)
     rb = btab(S, T_RB)
@@ -645,6 +668,7 @@ def send_ack(S, c, t):
     """Send a cumulative ACK (with SACK blocks when out-of-order data is buffered); its cells reach
     the NIC ``C_ACK_DELAY_NS`` later (0 but in lakshman's runs). Every ACK is delayed alike, so
     the NIC, a FIFO, still receives them in order."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     rsack = itab(S, T_RSACK)
     vc = itab(S, T_VC)
@@ -675,6 +699,8 @@ def receiver_input(S, c, k, t):
     with an immediate duplicate ACK. With delayed ACKs, in-order data is acknowledged
     every second segment or when the delayed-ACK timer expires.
     """
+    c = nonneg(c)
+    k = nonneg(k)
     conn = itab(S, T_CONN)
     pkt = itab(S, T_PKT)
     rb = btab(S, T_RB)
@@ -715,6 +741,7 @@ def receiver_input(S, c, k, t):
 @jit
 def delayed_ack_expires(S, c, t):
     """The delayed-ACK timer of connection ``c`` expired."""
+    c = nonneg(c)
     conn = itab(S, T_CONN)
     if conn[c, C_DELACK_PENDING] > 0:
         send_ack(S, c, t)
