@@ -29,6 +29,7 @@ PROBE = """
 import time
 from atmtcp.bench import scenario_run
 from atmtcp.compiler import compile_run
+from atmtcp.kernel.layout import G_EVENTS
 from atmtcp.kernel.entry import entry_kind, kernel_entry
 from atmtcp.simulate import warm_kernel
 warm_kernel()
@@ -38,7 +39,7 @@ cpu, wall = time.thread_time(), time.perf_counter()
 status = entry(compiled.kernel_state)
 cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
 assert status == 0, status
-print(entry_kind(), int(compiled.state.g[9]), cpu, wall)
+print(entry_kind(), int(compiled.state.g[G_EVENTS]), cpu, wall)
 """
 
 

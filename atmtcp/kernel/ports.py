@@ -195,11 +195,12 @@ def transmit_cells(S, v, k, t):
         depart = max(t, port[p, P_BUSY_UNTIL])
         cell_ns = port[p, P_CELL_NS]
         port[p, P_BUSY_UNTIL] = depart + n * cell_ns
-        ch = nonneg(itab(S, T_VC_CHAN)[v, 0])
-        if vc[v, V_NHOPS] > 1 and itab(S, T_CHAN)[ch, CH_CDV_NS] == 0:
-            # on to a port: the cells follow one another on the link, as one entry (a train)
-            channel_push_train(S, ch, depart + cell_ns + itab(S, T_VC_DELAY)[v, 0], cell_ns, v, 1, k, n)
-            return
+        if vc[v, V_NHOPS] > 1:  # on to a port (else vc_chan is -1: the NIC is the VC's last port)
+            ch = nonneg(itab(S, T_VC_CHAN)[v, 0])
+            if itab(S, T_CHAN)[ch, CH_CDV_NS] == 0:
+                # the cells follow one another on the link, as one entry (a train)
+                channel_push_train(S, ch, depart + cell_ns + itab(S, T_VC_DELAY)[v, 0], cell_ns, v, 1, k, n)
+                return
         for idx in range(n):
             depart += cell_ns
             forward_cell(S, v, 0, k, idx, depart)
