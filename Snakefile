@@ -10,7 +10,7 @@
 #   rules/common.smk     paths and helper functions (output names, inputs, threads)
 #   rules/simulate.smk   one job per experiment id of atmtcp.experiments.EXPERIMENTS -> {results_dir}/{id}.nc
 #   rules/notebooks.smk  one papermill job per notebook of the paper packages (atmtcp.papers)
-#                        -> {figures_dir}/{paper}/
+#                        -> {figures_dir}/{paper}/; then notebooks/fidelity.ipynb -> {figures_dir}/fidelity.md
 from snakemake.utils import min_version, validate
 
 from atmtcp.experiments import EXPERIMENTS
@@ -25,11 +25,14 @@ validate(config, "config/config.schema.yaml")
 
 
 def report_front_page():
-    """report/workflow.rst followed by each paper's summary.rst (written by its notebook), so that the
-    report opens on the targets, the differences from the papers and the claims."""
+    """report/workflow.rst, the fidelity page (fidelity.rst) and each paper's summary.rst (written by
+    the notebooks), so that the report opens on how close the reproduction comes, then the targets,
+    the differences from the papers and the claims."""
     from pathlib import Path
 
     parts = [Path("report/workflow.rst").read_text()]
+    fidelity = Path(config["figures_dir"]) / "fidelity.rst"
+    parts += [fidelity.read_text()] if fidelity.exists() else []
     parts += [p.read_text() for p in sorted(Path(config["figures_dir"]).glob("*/summary.rst"))]
     if len(parts) == 1:
         return "report/workflow.rst"
@@ -52,3 +55,4 @@ rule all:
     input:
         [result(target_id) for target_id in EXPERIMENTS],
         [getattr(rules, f"notebook_{name}").output for name in NOTEBOOKS],
+        rules.fidelity.output,

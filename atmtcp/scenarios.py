@@ -36,8 +36,11 @@ def buffer_cells(network: str, factor: int) -> int:
 
 QUICK_DURATION_S = {"lan": 1.0, "wan": 2.0, "satellite": 6.0}
 JITTER_S = 0.01
-"""Start-time spread of the seeded runs (seed > 0). Seed 0 is the paper's setup, all
-sources starting at t = 0 (goyal1998 3.1: "a worst case scenario")."""
+"""Start-time spread of the robustness study ``goyal1998.start_jitter`` (and of the cell-contention
+study): each source starts at a time drawn from the run's seed in [0, 10 ms). The headline runs
+start every source at t = 0 (goyal1998 3.1: "All TCP sources start sending at the same time ...
+a worst case scenario"); their seeds differ only in what the paper leaves random, the order in
+which a slotted switch port takes the cells that arrive in one slot."""
 
 
 CELL_TIME_S = 53 * 8 / m.OC3_BPS
@@ -82,7 +85,8 @@ def cell_contention(name: str, owner: str = "goyal_run", field: str = "assumptio
 def goyal_parameters(quick: bool) -> dict:
     """The fixed parameters of goyal_run, as flat attributes (see :class:`Experiment`)."""
     out = {"mss_bytes": 512, "aal5_overhead_bytes": m.Aal5Config().overhead_bytes,
-           "cell_contention": HEADLINE_CONTENTION, "start_jitter_s_for_seeds_above_0": JITTER_S,
+           "cell_contention": HEADLINE_CONTENTION, "start_times": "all sources at t = 0 (goyal1998 3.1)",
+           "seed_draws": "the order of a slot's arrivals at each slotted switch port",
            "epd_threshold": "buffer - max(200, N x cells per packet) cells",
            "selective_drop_fba_threshold": "0.9 x buffer", "timer_granularity_s": m.TcpConfig().granularity_s}
     for network, params in NETWORKS.items():
@@ -123,9 +127,12 @@ def policy_config(policy: str, buffer: int | None, sources: int, packet_cells: i
 def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: str, seed: int,
               quick: bool, mss: int = 512, rcv_wnd: int | None = None, duration_s: float | None = None,
               r_fraction: float = 0.9, z: float = 0.8, trace: m.TraceConfig | None = None,
-              link_delay_s: float | None = None, assumption: str = HEADLINE_CONTENTION) -> m.Run:
-    """A goyal1998 N-source run for one grid point (seed 0: no start jitter), with the
-    cell-contention ``assumption`` named in :data:`CELL_ASSUMPTIONS`."""
+              link_delay_s: float | None = None, assumption: str = HEADLINE_CONTENTION,
+              start_jitter_s: float = 0.0) -> m.Run:
+    """A goyal1998 N-source run for one grid point, with the cell-contention ``assumption`` named in
+    :data:`CELL_ASSUMPTIONS`. Every source starts at t = 0 (goyal1998 3.1) unless ``start_jitter_s``
+    spreads the starts (drawn from ``seed``, see :data:`JITTER_S`); the seed also draws the slotted
+    ports' order of a slot's arrivals."""
     slotted, randomized_tail, sonet, cdv_s = cell_contention(assumption)
     params = NETWORKS[network]
     duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
@@ -133,7 +140,6 @@ def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: 
     tcp_config = m.TcpConfig(tcp, mss=mss, rcv_wnd=rcv_wnd or params["rcv_wnd"])
     cells = packet_cells(mss, m.Aal5Config().overhead_bytes)
     port = policy_config(policy, buffer, sources, cells, r_fraction, z, slotted, randomized_tail)
-    jitter = JITTER_S if seed > 0 else 0.0
     return n_source_run(sources, link_delay_s if link_delay_s is not None else params["delay_s"],
-                        port, tcp_config, duration, seed, jitter, trace,
+                        port, tcp_config, duration, seed, start_jitter_s, trace,
                         trunk_delay_s=params.get("trunk_delay_s"), access_cdv_s=cdv_s, sonet=sonet)

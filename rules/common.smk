@@ -53,17 +53,16 @@ def experiment_threads(wildcards):
 # What one experiment job asks for, from the experiment itself: CPUs = its threads; memory = one
 # parent and `threads` worker processes, each holding numba and the kernel, plus the largest run's
 # arrays; wall time from quick or full mode and the experiment's CPU time. The measured figures come
-# from `make reproduce` on the 2-core CI machine (logs/benchmarks/experiments/*.tsv, 2026-11-22,
-# two workers): CPU seconds of the full grid and MB per run above a worker's own 250 MB. Every retry
+# from `make reproduce` on the 2-core CI machine (logs/benchmarks/experiments/*.tsv, 2026-11-24, two
+# workers): CPU seconds of the full grid (twice the wall time of its two busy workers; experiments under
+# 20 s default) and MB per run above a worker's own 250 MB (2026-11-22). Every retry
 # (`attempt`) doubles memory and time.
 PROCESS_MB = 250
 FULL_CPU_S = {
-    "goyal1998.ubr_sensitivity": 1277, "goyal1998.table1": 192, "goyal1998.table4": 191,
-    "goyal1998.table6": 145, "goyal1998.fba_factorial": 147, "goyal1997.satellite_efficiency": 140,
-    "goyal1998.many_sources": 28, "goyal1998.table3": 28, "goyal1998.sd_z_sweep": 24,
-    # lakshman (2026-11-23, the same machine, shared with another session's runs)
-    "lakshman.fig10": 186, "lakshman.fig12": 181, "lakshman.fig3": 166, "lakshman.fig7": 137,
-    "lakshman.fig6": 135, "lakshman.fig11": 131, "lakshman.fig2": 116, "lakshman.fig13": 104,
+    "goyal1998.ubr_sensitivity": 364, "lakshman.fig10": 122, "lakshman.fig12": 117, "goyal1998.table1": 108,
+    "lakshman.fig11": 105, "goyal1998.table4": 105, "lakshman.fig7": 102, "lakshman.fig6": 96,
+    "lakshman.fig3": 96, "lakshman.fig2": 95, "goyal1998.table6": 90, "goyal1997.satellite_efficiency": 88,
+    "goyal1998.start_jitter": 86, "lakshman.fig13": 69, "goyal1998.fba_factorial": 35,
 }
 RUN_MB = {"goyal1998.table3": 1000, "goyal1998.many_sources": 400, "goyal1997.cwnd_integer_stall": 300}
 

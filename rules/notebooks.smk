@@ -37,6 +37,7 @@ for _name, _keys in NOTEBOOKS.items():
         output:
             notebook=f"notebooks/executed/{_name}.ipynb",
             claims=f"{FIGURES}/{_name}/claims.md",
+            claims_csv=f"{FIGURES}/{_name}/claims.csv",
             comparison=f"{FIGURES}/{_name}/comparison.csv",
             summary=f"{FIGURES}/{_name}/summary.rst",
             claims_html=report(
@@ -69,3 +70,35 @@ for _name, _keys in NOTEBOOKS.items():
             " -p results_dir {params.results_dir} -p figures_dir {params.figures_dir} -p quick {params.quick}"
             " -p run_missing {params.run_missing}"
             " --cwd notebooks -k python3 > {log} 2>&1"
+
+
+# Phase 3: the fidelity page. notebooks/fidelity.ipynb reads every paper notebook's comparison.csv and
+# claims.csv (no simulation data) and writes {figures_dir}/fidelity.md, .csv and .rst; the report's first
+# page shows the .rst (Snakefile: report_front_page).
+rule fidelity:
+    message:
+        "Executing notebooks/fidelity.ipynb -> {output.page}"
+    input:
+        notebook="notebooks/fidelity.ipynb",
+        comparisons=[f"{FIGURES}/{name}/comparison.csv" for name in NOTEBOOKS],
+        claims=[f"{FIGURES}/{name}/claims.csv" for name in NOTEBOOKS],
+        sources=PACKAGE_SOURCES,
+    output:
+        notebook="notebooks/executed/fidelity.ipynb",
+        page=f"{FIGURES}/fidelity.md",
+        findings=f"{FIGURES}/fidelity.csv",
+        rst=f"{FIGURES}/fidelity.rst",
+    params:
+        figures_dir=os.path.relpath(FIGURES, "notebooks"),
+        quick=str(bool(config["quick"])),
+    resources:
+        mem_mb=lambda wildcards, attempt: 1000 * attempt,
+        runtime=lambda wildcards, attempt: 15 * attempt,
+    log:
+        "logs/notebooks/fidelity.log",
+    benchmark:
+        "logs/benchmarks/notebooks/fidelity.tsv"
+    shell:
+        "{PAPERMILL} {input.notebook} {output.notebook}"
+        " -p figures_dir {params.figures_dir} -p quick {params.quick}"
+        " --cwd notebooks -k python3 > {log} 2>&1"

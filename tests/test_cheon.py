@@ -139,3 +139,130 @@ def test_flow_chart_is_the_decision_function():
         for combo in itertools.product(*pools):
             assert figures.espd_outcome(dict(zip(names, combo))) == outcome
     assert figures.flowchart_figure(tree) is not None
+
+
+# --- the tables as distributions over seeds -----------------------------------------------------------
+TABLE_RUNS = {"cheon.table1": 10, "cheon.table2": 6, "cheon.table3": 10, "cheon.table4": 6, "cheon.table5": 10}
+"""cheon 4.2.3: "The effective throughputs in Tables 1 and 3 are the averages over 10 simulations and the
+effective throughputs in Tables 2 and 4 are the averages over 6 simulations"; Table 5 as the symmetric case."""
+
+
+def synthetic_table(target, n_seeds=10, seed=1, spread=0.05):
+    """A cheon-like Dataset of ``target`` without simulating: per-session throughputs that rise from
+    RCD to ESPD with seeded noise, put through the experiment's own ``seed_statistics``."""
+    import xarray as xr
+    case, _payload, policies = cheon.TABLES[target]
+    groups = scenario.group_of_sessions(case)
+    rng = np.random.default_rng(seed)
+    scale = {"rcd": 1.0, "ppd": 1.25, "epd": 1.5, "espd": 1.7}
+    thr = np.array([[[3400.0 * scale[p] * (1 + spread * rng.standard_normal()) * (1 + 0.3 * (i % 2))
+                      for i in range(len(groups))] for _ in range(n_seeds)] for p in policies]).round()
+    sync = {"rcd": 0.8, "ppd": 0.4, "epd": 0.15, "espd": -0.05}
+    ds = xr.Dataset({
+        "effective_throughput": (("policy", "seed", "source"), thr),
+        "fairness": (("policy", "seed"), thr.sum(-1) ** 2 / (len(groups) * (thr ** 2).sum(-1))),
+        "synchronization": (("policy", "seed"), np.array([[sync[p]] * n_seeds for p in policies])
+                            + 0.02 * rng.standard_normal((len(policies), n_seeds))),
+        "epoch_rtts": (("policy", "seed"), 1.5 + 0.05 * rng.standard_normal((len(policies), n_seeds))),
+    }, coords={"policy": list(policies), "seed": list(range(n_seeds)), "group": ("source", groups)})
+    return cheon.seed_statistics(target)(ds)
+
+
+def test_seeds_at_least_ten_and_the_papers_runs_recorded():
+    """Full mode runs max(10, the paper's runs) seeds per table (10 everywhere, instead of the paper's 6
+    for Tables 2 and 4); quick mode two. Each table's Dataset records the paper's runs as ``paper_runs``."""
+    for target, runs in TABLE_RUNS.items():
+        case = cheon.TABLES[target][0]
+        assert cheon.paper_runs(case) == runs
+        assert cheon.seeds(case, quick=False) == list(range(10))
+        assert cheon.seeds(case, quick=True) == list(range(cheon.QUICK_SEEDS))
+        assert cheon.table_points(target)(False) == [{"policy": p, "seed": s} for p in cheon.TABLES[target][2]
+                                                     for s in range(10)]
+        assert synthetic_table(target).attrs["paper_runs"] == runs
+
+
+def test_comparison_reads_a_mean_of_the_papers_runs():
+    """A paper value that is the mean of k runs is placed in the bootstrap interval of a mean of k of our
+    seeds (``paper_runs``), narrower than the interval of one run; the standard deviation is that of k runs."""
+    from atmtcp import statistics
+    from atmtcp.reference import comparison
+    ref = load_reference("cheon")
+    ds = synthetic_table("cheon.table2", n_seeds=12)
+    table = comparison(ref[ref.target == "cheon.table2"], {"cheon.table2": ds})
+    compared = table[table.status == "compared"]
+    assert set(compared.paper_runs) == {6} and set(compared.seeds) == {12}
+    assert (table[table.metric == "max_effective_throughput"].status == "model parameter").all()
+    row = compared[(compared.metric == "effective_throughput") & (compared.policy == "espd")
+                   & (compared["group"] == "all")].iloc[0]
+    values = ds.group_throughput.sel(policy="espd", group="all").values
+    assert row.reproduced == pytest.approx(values.mean())
+    assert (row.low, row.high) == pytest.approx(statistics.interval(values, 6))
+    single = statistics.interval(values, 1)
+    assert single[0] < row.low <= row.high < single[1]
+    one_run = comparison(ref[ref.target == "cheon.table2"], {"cheon.table2": ds.assign_attrs(paper_runs=1)})
+    wide = one_run[(one_run.metric == "effective_throughput") & (one_run.status == "compared")]
+    narrow = compared[compared.metric == "effective_throughput"]
+    assert ((narrow.high - narrow.low).values < (wide.high - wide.low).values).all()
+    sd = compared[(compared.metric == "effective_throughput_sd") & (compared.policy == "espd")].iloc[0]
+    assert sd.reproduced == pytest.approx(values.std(ddof=1))
+    assert (sd.low, sd.high) == pytest.approx(statistics.interval(values, 6, "sd"))
+
+
+def synthetic_data(**kwargs):
+    return {t: synthetic_table(t, **kwargs) for t in TABLE_RUNS}
+
+
+def test_tables_carry_the_interval_and_the_runs():
+    """cheon's tables: per policy the paper's value, ours, the 90 % interval and inside; per row our
+    seeds and the paper's runs; the maximum value stays, as a model parameter without interval."""
+    from atmtcp.papers.cheon import figures
+    from atmtcp.reference import comparison
+    table = comparison(load_reference("cheon"), synthetic_data())
+    t2 = figures.table(table, "cheon.table2")
+    assert list(t2.columns[:4]) == [("RCD", c) for c in figures.CELL_COLUMNS]
+    assert list(t2.columns[-2:]) == [("runs", "ours"), ("runs", "paper")]
+    row = t2.loc[("effective throughput", "all")]
+    assert row[("runs", "ours")] == 10 and row[("runs", "paper")] == 6
+    assert row[("ESPD", "90 % interval")].startswith("[") and row[("ESPD", "inside")] in ("yes", "no")
+    assert t2.loc[("maximum value", "all")][("EPD", "90 % interval")] == ""
+    assert t2.index[0] == ("effective throughput", "long") and t2.index[-1] == ("maximum value", "all")
+    diffs = figures.relative_differences(table)
+    assert "max_effective_throughput" not in diffs.index.get_level_values("metric")
+    assert (diffs["with interval"] == diffs["cells"]).all() and (diffs["inside"] <= diffs["cells"]).all()
+    assert set(diffs.index.get_level_values("unit")) == set(figures.UNITS.values())
+    assert len(figures.cells(table)) == len(table[table.status.isin(["compared", "model parameter"])])
+
+
+def test_claims_read_distributions_and_findings_name_claims():
+    """The policy comparisons count the seeds that agree per table; Table 1's claims are read with
+    seed_share; every finding is decided by existing claims."""
+    from atmtcp import claims
+    from atmtcp.papers.cheon import CLAIMS, FINDINGS
+    verdicts = claims.evaluate(synthetic_data(), CLAIMS).set_index("claim")
+    assert verdicts.loc["espd_over_epd"].passed
+    assert "in 10 of 10 seeds" in verdicts.loc["espd_over_epd"].detail
+    assert verdicts.loc["synchronization_rcd_ppd_epd_espd", "read_on"].startswith("mean and >= 70%")
+    assert "of 10 seeds" in verdicts.loc["congestion_epoch_one_rtt"].detail
+    assert "inside our 90 % interval" in verdicts.loc["improvement_percentages"].detail
+    data = synthetic_data()
+    t1 = data["cheon.table1"]
+    swapped = t1.group_throughput.copy()
+    # ESPD below EPD in seeds 0-3 (6 of 10 agree) while ESPD's mean stays higher: Table 1 does not agree
+    first = [0, 1, 2, 3]
+    swapped.loc[{"policy": "espd", "seed": first}] = 0.99 * t1.group_throughput.sel(policy="epd", seed=first)
+    swapped.loc[{"policy": "espd", "seed": [4, 5, 6, 7, 8, 9]}] *= 2
+    data["cheon.table1"] = t1.assign(group_throughput=swapped)
+    verdict = claims.evaluate(data, CLAIMS).set_index("claim").loc["espd_over_epd"]
+    assert not verdict.passed
+    assert "table1: " in verdict.detail and "in 6 of 10 seeds (does not hold)" in verdict.detail
+    names = {c.name for c in CLAIMS}
+    assert 3 <= len(FINDINGS) <= 6
+    assert all(f.paper == "cheon" and f.claims and set(f.claims) <= names for f in FINDINGS)
+
+
+def test_interval_text():
+    from atmtcp.papers.cheon.figures import interval_text
+    assert interval_text(9.598, 11.6) == "[9.6, 11.6]"
+    assert interval_text(0.8512, 0.88) == "[0.851, 0.880]"
+    assert interval_text(33999.4, 35012.6) == "[33999, 35013]"
+    assert interval_text(float("nan"), 1.0) == ""

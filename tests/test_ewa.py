@@ -1,16 +1,23 @@
 """ewa's section 2 experiments: the paper's settings, Fig. 1 as read, the reductions (utilization per
-250 ms and per phase), a short end-to-end run, and the claims' arithmetic."""
+250 ms and per phase), a short end-to-end run; and the paper's numbers read as distributions over seeds:
+the seeds behind every compared number, the claims read on the mean and on each seed, the report summary
+(no average of unlike units), the principal findings."""
 import numpy as np
+import pandas as pd
 import pytest
 import xarray as xr
 
 import atmtcp
+from atmtcp.claims import SEED_SHARE, evaluate
 from atmtcp.compiler import compile_run
 from atmtcp.experiments import EXPERIMENTS
+from atmtcp.fidelity import findings_table
+from atmtcp.papers import ewa as ewa_paper
 from atmtcp.papers.ewa import experiments as ewa
 from atmtcp.internetwork import Ewa
 from atmtcp.papers.ewa import experiments_ewa, scenario, scenario_ewa
-from atmtcp.reference import PARAMETER_PREFIX, load_reference
+from atmtcp.papers.ewa import figures as ewa_figures
+from atmtcp.reference import COMPARED, METRICS, PARAMETER_PREFIX, comparison, load_reference
 
 
 def test_every_target_is_an_experiment():
@@ -195,3 +202,168 @@ def test_recovery_and_underflow_after_a_transition():
     out = experiments_ewa.transition_numbers(times, queue, wtimes, windows, scenario.PHASES[2:], [[0, 1]])
     assert out["underflow_ms"][0] == pytest.approx(100)
     assert (out["before_kb"][0], out["after_kb"][0]) == (40, 85)
+
+
+# --- every compared number as a distribution over seeds -----------------------------------------------------------
+
+
+def _seeds_of(target: str, quick: bool) -> int:
+    """How many seeds the experiment behind ``target`` runs (a derived target: its parent's)."""
+    experiment = EXPERIMENTS[target]
+    while experiment.points is None:
+        experiment = EXPERIMENTS[experiment.parents[0]]
+    return len({point["seed"] for point in experiment.points(quick)})
+
+
+def test_every_compared_target_runs_ten_seeds():
+    """Each target of a paper number the comparison reads (a metric of atmtcp.reference.METRICS that is not a
+    model parameter) runs ewa's SEEDS in full mode, and at least two in quick mode (an interval needs two)."""
+    ref = load_reference("ewa")
+    compared = {row.target for row in ref.itertuples() if row.metric in METRICS and not METRICS[row.metric].parameter}
+    assert {"ewa.fig6", "ewa.fig8", "ewa.fig15", "ewa.fig21", "ewa.fig34"} <= compared
+    for target in compared - {"ewa.ssthresh_study"}:   # its row has no ssthresh coordinate: "no such cell"
+        assert _seeds_of(target, quick=False) >= ewa.SEEDS == 10, target
+        assert _seeds_of(target, quick=True) >= 2, target
+    assert _seeds_of("ewa.ssthresh_study", quick=False) == ewa.SEEDS
+
+
+def test_every_section_2_to_4_claim_reads_the_distribution_over_seeds():
+    """The paper's sentences are about its one run: every claim but the two equilibrium checks (which read
+    each seed themselves) is read on the mean and on each seed alone; 'in every run' claims need all seeds."""
+    shares = {c.name: c.seed_share for c in ewa_paper.CLAIMS}
+    stored = {name for name, share in shares.items() if share is None}
+    assert stored == {"equilibrium_eq_3_2_as_written", "equilibrium_with_the_pipe"}
+    assert shares["repeated_slow_start"] == 1.0
+    assert {share for share in shares.values() if share is not None} == {SEED_SHARE, 1.0}
+
+
+def _section_2_dataset(utilization: np.ndarray, fairness: float = 1.0, ratio: float = 1.0) -> xr.Dataset:
+    """A Figs. 5-12 dataset: L1's utilization per (seed, phase), Jain's index and the share ratio."""
+    seeds, phases = np.arange(utilization.shape[0]), [name for name, _, _ in scenario.PHASES]
+    return xr.Dataset({
+        "utilization_phase": (("seed", "phase"), utilization),
+        "fairness_phase": (("seed", "phase"), np.full(utilization.shape, fairness)),
+        "share_ratio_phase": (("seed", "phase"), np.full(utilization.shape, ratio)),
+    }, coords={"seed": seeds, "phase": phases})
+
+
+def _claim(name: str):
+    return next(c for c in ewa_paper.CLAIMS if c.name == name)
+
+
+@pytest.mark.parametrize("near,passes", [(7, True), (6, False)])
+def test_utilization_claim_counts_the_seeds_that_agree(near, passes):
+    """drop_tail_utilization on ten seeds: ``near`` of them at the paper's 70/50/80 %, the others 0.2 above.
+    The mean is within 0.10 of the paper either way; the claim needs 7 seeds of 10 as well."""
+    paper = np.array([0.70, 0.50, 0.80])
+    values = np.array([paper if s < near else paper + 0.2 for s in range(10)])
+    verdict = _claim("drop_tail_utilization").evaluate({"ewa.fig6": _section_2_dataset(values)})
+    assert verdict.passed is passes
+    assert f"holds in {near} of 10 seeds" in verdict.detail and "mean over 10 seeds" in verdict.detail
+
+
+def test_ordering_claim_pairs_the_runs_of_each_seed():
+    """drop_from_front_over_drop_tail reads each seed's two runs together (the same starts): higher in the mean
+    but in only 5 seeds of 10 fails."""
+    worse = np.full((10, 3), 0.80)
+    better = np.where(np.arange(10)[:, None] < 5, 0.95, 0.79) * np.ones((1, 3))
+    verdict = _claim("drop_from_front_over_drop_tail").evaluate(
+        {"ewa.fig8": _section_2_dataset(better), "ewa.fig6": _section_2_dataset(worse)})
+    assert not verdict.passed and "holds in 5 of 10 seeds" in verdict.detail
+
+
+def test_every_run_claims_need_every_seed():
+    """repeated_slow_start: three timeouts per connection 'in every run'; one seed with two fails. No packet
+    dropped: the mean of counts is 0 only if every run dropped none."""
+    timeouts = np.full((10, 3), 4)
+    timeouts[3, 1] = 2
+    fig2 = xr.Dataset({"timeouts": (("seed", "source"), timeouts)},
+                      coords={"seed": np.arange(10), "source": ewa.SOURCE_LABELS_3VC})
+    verdict = _claim("repeated_slow_start").evaluate({"ewa.fig2": fig2})
+    assert not verdict.passed and "holds in 9 of 10 seeds" in verdict.detail
+    times = np.arange(0, 20.0001, 0.005)
+    dropped = np.zeros((10, times.size))
+    dropped[4, times > 12.0] = 1
+    fig27 = xr.Dataset({"queue_dropped": (("seed", "sample_time"), dropped),
+                        "packets_dropped": (("seed", "source"), dropped[:, -1:])},
+                       coords={"seed": np.arange(10), "sample_time": times})
+    verdict = _claim("new_connections_no_drops").evaluate({"ewa.fig27": fig27})
+    assert not verdict.passed and "holds in 9 of 10 seeds" in verdict.detail
+    fig27["queue_dropped"][:] = 0
+    assert _claim("new_connections_no_drops").evaluate({"ewa.fig27": fig27}).passed
+
+
+def _phase_data(level: float) -> dict[str, xr.Dataset]:
+    """Figs. 5, 7, 9 and 11 (and their utilization figures) with L1's utilization ``level`` in every run."""
+    data = {target: _section_2_dataset(np.full((3, 3), level)) for target in scenario.POLICIES}
+    data.update({util: data[target] for util, target in ewa.UTILIZATION_FIGURES.items()})
+    return data
+
+
+def test_report_summary_never_averages_unlike_units():
+    """The summary gives, per target, the paper's values inside our 90 % interval and the mean difference of
+    fractions in points and of quantities in % of the paper, each apart; no mean absolute difference over all
+    numbers, and the maximum TCP throughput (a capacity) is not compared."""
+    data = _phase_data(0.98)
+    phases = [name for name, _, _ in scenario.PHASES]
+    fig15 = xr.Dataset({name: (("seed", "phase"), np.full((3, 3), value)) for name, value in
+                        (("window_before_kb", 50.0), ("window_after_kb", 85.0), ("underflow_ms", 300.0))},
+                       coords={"seed": np.arange(3), "phase": phases})
+    data["ewa.fig15"] = fig15
+    data["ewa.fig6"]["max_tcp_throughput_mbps"] = scenario.max_tcp_throughput_mbps()
+    table = comparison(load_reference("ewa"), data)
+    compared = table[table.status == COMPARED]
+    assert set(compared.target) == {"ewa.fig6", "ewa.fig8", "ewa.fig15"}
+    assert (table[table.metric == "vc_max_tcp_throughput_mbps"].status == "model parameter").all()
+    assert (compared.seeds == 3).all()
+    verdicts = evaluate(data, [_claim("drop_tail_utilization")])
+    summary = ewa_figures.report_summary(table, verdicts, ["ewa.fig6", "ewa.fig8", "ewa.fig15"],
+                                         ewa_figures.phase_table(data), quick=False)
+    assert "mean absolute difference" not in summary
+    assert "fractions, points" in summary and "quantities, % of paper" in summary
+    assert "inside our 90 % interval over seeds: 1 of 9" in summary   # window_after_kb: 85, as the paper
+    header, *rows = _list_table(summary.split(".. list-table::")[1])
+    fig15 = dict(zip(header, next(row for row in rows if row[0] == "ewa.fig15")))
+    # the fractions of fig15: none; its quantities in % of the paper: (50 - 40) / 40, 0 and (300 - 150) / 150,
+    # 25, 0 and 100 -> 41.67
+    assert (fig15["cells"], fig15["inside"], fig15["fractions, points"]) == ("3", "1", "-")
+    assert fig15["quantities, % of paper"] == "41.67"
+
+
+def _list_table(rst: str) -> list[list[str]]:
+    """The rows of the first reStructuredText list-table in ``rst`` (its header first)."""
+    rows = []
+    for line in rst.split("\n\n.. ")[0].splitlines():
+        if line.startswith("   * - "):
+            rows.append([line[len("   * - "):]])
+        elif line.startswith("     - ") and rows:
+            rows[-1].append(line[len("     - "):])
+    return rows
+
+
+def test_phase_table_gives_the_interval_of_one_run():
+    data = _phase_data(0.9)
+    data["ewa.fig5"]["utilization_phase"][:, 0] = [0.6, 0.7, 0.8]
+    table = ewa_figures.phase_table(data)
+    row = table.loc[("Drop-Tail", "0-10 s")]
+    assert row.paper == 0.70 and row.utilization == pytest.approx(0.7)
+    assert (row.low, row.high) == pytest.approx((0.61, 0.79))
+    assert row["seed 0"] == 0.6
+
+
+def test_findings_are_decided_by_ewa_claims():
+    """Three to six principal findings in the paper's words, each decided by named claims of CLAIMS; a finding
+    whose claims all pass is reproduced, some pass: partly, none: not."""
+    findings = ewa_paper.FINDINGS
+    assert 3 <= len(findings) <= 6
+    names = {c.name for c in ewa_paper.CLAIMS}
+    for finding in findings:
+        assert finding.paper == "ewa" and finding.quote and finding.where and finding.claims
+        assert set(finding.claims) <= names, finding.claims
+    claims = sorted({name for f in findings for name in f.claims})
+    verdicts = pd.DataFrame({"claim": claims, "passed": [not name.startswith("drop_") for name in claims],
+                             "detail": "synthetic"})
+    table = findings_table(findings, verdicts)
+    marks = dict(zip(table["where"], table["mark"]))
+    assert marks["section 2 (Drop-Tail at AAP-1, Figs. 5-6)"] == "not"
+    assert marks["section 4.1 (EWA, Figs. 14-17)"] == "reproduced"

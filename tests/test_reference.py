@@ -3,7 +3,7 @@
 The CSV tests check the transcription is complete and consistent (every cell of Tables
 1-9 and of the satellite slides, values matching the printed text, averages matching the
 cells). The comparison tests build synthetic datasets from the papers' own cells shifted
-by a known amount, so every ``reproduced``, ``difference`` and seed range is known.
+by a known amount per seed, so every mean, interval, ``inside`` and ``difference`` is known.
 """
 from __future__ import annotations
 
@@ -16,7 +16,10 @@ import pytest
 import synthetic as syn
 from atmtcp.experiments import EXPERIMENTS
 from atmtcp.papers.goyal1998.experiments import column_averages
-from atmtcp.reference import METRICS, comparison, load_reference, mean_absolute_difference, paper_layout
+from atmtcp.reference import (
+    ADDED_COLUMNS, METRICS, agreement, comparison, load_reference, mean_absolute_difference, paper_bounds,
+    paper_layout,
+)
 
 PAPERS = ("goyal1998", "goyal1997")
 COLUMNS = ["target", "network", "sources", "buffer", "policy", "tcp", "metric", "value", "paper_text", "location",
@@ -27,7 +30,10 @@ BUFFERS = {"lan": (1000, 3000), "wan": (12000, 36000)}
 TCPS = ("vanilla", "reno", "sack")
 DELTA = 0.05
 SEED_OFFSET = {0: 0.0, 1: 0.03, 2: -0.02}
-"""Synthetic runs: paper value + DELTA (efficiency) or - DELTA (fairness) at seed 0, plus SEED_OFFSET[seed]."""
+"""Synthetic runs: paper value + DELTA (efficiency) or - DELTA (fairness), plus SEED_OFFSET[seed]."""
+MEAN_OFFSET = float(np.mean(list(SEED_OFFSET.values())))
+LOW_OFFSET, HIGH_OFFSET = np.percentile(list(SEED_OFFSET.values()), [5, 95])
+"""The mean and the 90 % interval (5th and 95th percentiles) of the offsets over the three seeds."""
 
 
 @pytest.fixture(scope="module")
@@ -238,37 +244,55 @@ def test_tables_8_9_match_tables(ref98, target, sources):
 
 # --- comparison() ----------------------------------------------------------------------------------------------
 def test_comparison_keeps_reference_rows(reference, tables):
-    """comparison() returns every reference row, in order, with its columns and the five added ones."""
+    """comparison() returns every reference row, in order, with its columns and the added ones."""
     out = comparison(reference, tables)
     assert len(out) == len(reference)
-    assert list(out.columns) == COLUMNS + ["reproduced", "difference", "seed_min", "seed_max", "status"]
+    assert list(out.columns) == COLUMNS + ADDED_COLUMNS
     assert list(out.target) == list(reference.target) and list(out.metric) == list(reference.metric)
     np.testing.assert_array_equal(out.value, reference.value)
 
 
 def test_comparison_table_cells(table1_comparison):
-    """Table cells: reproduced is seed 0, difference = reproduced - paper, seed range over seeds > 0."""
+    """Table cells: reproduced is the mean over the seeds, low/high the 5th/95th percentiles of the
+    single runs (the paper's value is one run), seed0 seed 0's run, difference = mean - paper."""
     for metric, shift in (("efficiency", DELTA), ("fairness", -DELTA)):
         t = table1_comparison[table1_comparison.metric == metric]
-        assert len(t) == 32 and (t.status == "compared").all()
-        np.testing.assert_allclose(t.reproduced, t.value + shift)
+        assert len(t) == 32 and (t.status == "compared").all() and (t.kind == "fraction").all()
+        assert (t.seeds == 3).all() and (t.paper_runs == 1).all()
+        np.testing.assert_allclose(t.reproduced, t.value + shift + MEAN_OFFSET)
+        np.testing.assert_allclose(t.seed0, t.value + shift)
         np.testing.assert_allclose(t.difference, t.reproduced - t.value)
-        np.testing.assert_allclose(t.difference, shift)
-        np.testing.assert_allclose(t.seed_min, t.reproduced + SEED_OFFSET[2])
-        np.testing.assert_allclose(t.seed_max, t.reproduced + SEED_OFFSET[1])
+        np.testing.assert_allclose(t.low, t.value + shift + LOW_OFFSET)
+        np.testing.assert_allclose(t.high, t.value + shift + HIGH_OFFSET)
+        np.testing.assert_allclose(t.relative_difference_pct, 100 * t.difference / t.value)
+        assert not t.inside.astype(bool).any()  # DELTA = 0.05 is outside the +-0.03 spread
+
+
+def test_comparison_inside_the_interval(ref98):
+    """A paper value between the seeds' 5th and 95th percentiles is inside; one beyond them is not."""
+    cells = paper_cells(ref98, "goyal1998.table1", "efficiency")
+    ds = syn.table(lambda network, n, buffer, policy, seed: (cells[(network, n, buffer, policy)] + 0.01 * (seed - 4.5),
+                                                             0.5), seeds=tuple(range(10)))
+    out = comparison(rows(ref98, "goyal1998.table1", "efficiency"), {"goyal1998.table1": ds})
+    assert out.inside.astype(bool).all() and (out.seeds == 10).all()
+    ds = syn.table(lambda network, n, buffer, policy, seed: (cells[(network, n, buffer, policy)] + 0.05 + 0.001 * seed,
+                                                             0.5), seeds=tuple(range(10)))
+    out = comparison(rows(ref98, "goyal1998.table1", "efficiency"), {"goyal1998.table1": ds})
+    assert not out.inside.astype(bool).any()
 
 
 def test_comparison_column_averages(ref98, table1_comparison):
-    """Column averages: the mean of the column's four rows at seed 0 (seed range: of the seeded averages)."""
+    """Column averages: each seed's mean of the column's four rows, summarized over the seeds."""
     t = table1_comparison[table1_comparison.metric == "efficiency_column_average"]
     assert len(t) == 8 and (t.status == "compared").all()
     cells = rows(ref98, "goyal1998.table1", "efficiency")
     for r in t.itertuples():
         mean = cells[(cells.network == r.network) & (cells.policy == r.policy)].value.mean() + DELTA
-        assert r.reproduced == pytest.approx(mean)
-        assert r.difference == pytest.approx(mean - r.value)
-        assert r.seed_min == pytest.approx(mean + SEED_OFFSET[2])
-        assert r.seed_max == pytest.approx(mean + SEED_OFFSET[1])
+        assert r.reproduced == pytest.approx(mean + MEAN_OFFSET)
+        assert r.seed0 == pytest.approx(mean)
+        assert r.difference == pytest.approx(mean + MEAN_OFFSET - r.value)
+        assert r.low == pytest.approx(mean + LOW_OFFSET)
+        assert r.high == pytest.approx(mean + HIGH_OFFSET)
 
 
 def test_comparison_statuses(ref98, tables):
@@ -280,7 +304,7 @@ def test_comparison_statuses(ref98, tables):
     assert (out[~table_metric].status == "checked as a claim").all()
     assert (out[out.target == "goyal1998.table5"].status == "no dataset").all()
     assert (out.target == "goyal1998.table1").any() and (~table_metric).sum() >= 11
-    assert out[out.status != "compared"][["reproduced", "difference", "seed_min", "seed_max"]].isna().all().all()
+    assert out[out.status != "compared"][["reproduced", "difference", "low", "high", "seeds"]].isna().all().all()
 
 
 def test_comparison_claim_metrics_need_no_dataset(ref98):
@@ -299,14 +323,14 @@ def test_comparison_missing_cell(ref98):
 
 @pytest.mark.parametrize("seeds", [(0,), None])
 def test_comparison_without_seed_range(ref98, seeds):
-    """One seed, or no seed axis at all: reproduced is that run and the seed range is NaN."""
+    """One seed, or no seed axis at all: reproduced is that run, and there is no interval to be inside."""
     ds = paper_table(ref98, "goyal1998.table1", "goyal1998.table2", syn.TABLE_POLICIES, seeds=(0,))
     if seeds is None:
         ds = ds.isel(seed=0, drop=True)
     out = comparison(rows(ref98, "goyal1998.table1", "efficiency"), {"goyal1998.table1": ds})
     assert (out.status == "compared").all()
     np.testing.assert_allclose(out.difference, DELTA)
-    assert out.seed_min.isna().all() and out.seed_max.isna().all()
+    assert out.low.isna().all() and out.high.isna().all() and out.inside.isna().all() and (out.seeds == 1).all()
 
 
 def _table3_dataset(ref98):
@@ -318,13 +342,15 @@ def _table3_dataset(ref98):
 
 
 def test_comparison_table3(ref98):
-    """Table 3 (no buffer, policy or tcp axis): max_queue_cells is compared with max_queue at seed 0."""
+    """Table 3 (no buffer, policy or tcp axis): max_queue_cells, a quantity, is compared with max_queue
+    (seeds 0 and 1: +100 and +110 cells)."""
     ref = ref98[ref98.target == "goyal1998.table3"]
     out = comparison(ref, {"goyal1998.table3": _table3_dataset(ref98)})
     queue = out[out.metric == "max_queue_cells"]
-    assert len(queue) == 4 and (queue.status == "compared").all()
-    np.testing.assert_allclose(queue.difference, 100)
-    np.testing.assert_allclose(queue.seed_max, queue.value + 110)
+    assert len(queue) == 4 and (queue.status == "compared").all() and (queue.kind == "quantity").all()
+    np.testing.assert_allclose(queue.difference, 105)
+    np.testing.assert_allclose(queue.high, queue.value + 109.5)
+    np.testing.assert_allclose(queue.relative_difference_pct, 100 * 105 / queue.value)
     assert (out[out.metric == "efficiency"].status == "compared").all()
     assert (out[~out.metric.isin(METRICS)].status == "checked as a claim").all()
 
@@ -356,8 +382,8 @@ def test_comparison_table8_matches_column_averages(ref98, tables):
                     & (out.policy == r.policy)]
         assert len(match) == 1
         assert r.reproduced == pytest.approx(match.reproduced.iloc[0])
-        assert r.seed_min == pytest.approx(match.seed_min.iloc[0])
-        assert r.seed_max == pytest.approx(match.seed_max.iloc[0])
+        assert r.low == pytest.approx(match.low.iloc[0])
+        assert r.high == pytest.approx(match.high.iloc[0])
 
 
 def _satellite_dataset(ref97):
@@ -375,8 +401,8 @@ def test_comparison_satellite(ref97):
     out = comparison(ref97, {"goyal1997.satellite_efficiency": ds, "goyal1997.satellite_fairness": ds})
     eff = out[out.metric == "efficiency"]
     assert len(eff) == 18 and (eff.status == "compared").all()
-    np.testing.assert_allclose(eff.difference, -DELTA)
-    np.testing.assert_allclose(eff.seed_min, eff.reproduced - 0.02)
+    np.testing.assert_allclose(eff.difference, -DELTA + MEAN_OFFSET)
+    np.testing.assert_allclose(eff.low, eff.value - DELTA + LOW_OFFSET)
     fair = out[out.metric == "fairness"]
     assert len(fair) == 18 and (fair.status == "compared").all()
     np.testing.assert_allclose(fair.difference, 0, atol=1e-12)
@@ -403,11 +429,57 @@ def test_mean_absolute_difference_by_hand():
 
 
 def test_mean_absolute_difference_per_target(ref98, tables):
-    """On the shifted paper tables, cells differ by exactly DELTA in every target."""
+    """On the shifted paper tables, the mean over seeds differs by DELTA +- the mean offset in every target."""
     ref = ref98[ref98.metric.isin(["efficiency", "fairness"]) & ref98.target.isin(list(TCP_OF))]
     mad = mean_absolute_difference(comparison(ref, tables))
     assert set(mad.index) == set(TCP_OF)
-    np.testing.assert_allclose(mad.values, DELTA)
+    efficiency_tables = ("goyal1998.table1", "goyal1998.table4", "goyal1998.table6")  # + DELTA; fairness - DELTA
+    expected = [DELTA + MEAN_OFFSET if t in efficiency_tables else DELTA - MEAN_OFFSET for t in mad.index]
+    np.testing.assert_allclose(mad.values, expected)
+
+
+@pytest.mark.parametrize("value,text,bounds", [
+    (0.21, "0.21", (0.205, 0.215)),
+    (33999, "33,999", (33998.5, 33999.5)),
+    (0.7, "approximately 70%", (0.695, 0.705)),
+    (25, "approximately 20-30 seconds", (20, 30)),
+    (1.25, "although β = 1.25 might be better choice", (1.245, 1.255)),
+    (0.5, "no number here", (0.5, 0.5)),
+])
+def test_paper_bounds(value, text, bounds):
+    """What a printed number stands for: its rounding, or the range the text states."""
+    assert paper_bounds(value, text) == pytest.approx(bounds)
+
+
+def test_paper_bounds_of_a_fraction_printed_without_decimals():
+    """goyal1998 prints a fairness of 1.00 as "1": read at the tables' two decimals."""
+    assert paper_bounds(1.0, "1", min_decimals=2) == pytest.approx((0.995, 1.005))
+
+
+def test_inside_allows_for_the_papers_rounding(ref98):
+    """A distribution that never varies (0.2149 at every seed) meets the paper's printed 0.21."""
+    ds = syn.table(lambda network, n, buffer, policy, seed: (0.2149, 0.5), seeds=(0, 1, 2))
+    out = comparison(rows(ref98, "goyal1998.table1", "efficiency"), {"goyal1998.table1": ds})
+    row = out[(out.network == "lan") & (out.sources == 5) & (out.buffer == 1000) & (out.policy == "ubr")].iloc[0]
+    assert row.value == 0.21 and row.low == row.high == pytest.approx(0.2149) and row.inside
+
+
+def test_agreement_separates_kinds_and_parameters():
+    """agreement() counts compared cells and those inside, gives fractions in points and quantities in % of
+    the paper, each alone, and never counts a model parameter."""
+    table = pd.DataFrame({
+        "target": ["a", "a", "a", "a"],
+        "kind": ["fraction", "fraction", "quantity", "quantity"],
+        "difference": [0.1, -0.3, 50.0, 1e6],
+        "relative_difference_pct": [20.0, -30.0, 10.0, 100.0],
+        "inside": [True, False, None, True],
+        "status": ["compared", "compared", "compared", "model parameter"],
+    })
+    out = agreement(table).loc["a"]
+    assert out["cells"] == 3 and out["with interval"] == 2 and out["inside"] == 1
+    assert out["share inside"] == pytest.approx(0.5)
+    assert out["fractions, points"] == pytest.approx(20.0)
+    assert out["quantities, % of paper"] == pytest.approx(10.0)
 
 
 # --- paper_layout() -------------------------------------------------------------------------------------------
@@ -417,20 +489,22 @@ PAPER_ROWS = [("lan", "vanilla", 5, 1000), ("lan", "vanilla", 5, 3000), ("lan", 
 
 
 def _product(policies):
-    return pd.MultiIndex.from_product([list(policies), ["paper", "reproduced", "difference"]])
+    return pd.MultiIndex.from_product([list(policies), ["paper", "mean", "low", "high", "inside"]])
 
 
 def test_paper_layout_table1(table1_comparison):
     """Table 1 as printed: rows network/tcp/sources/buffer in the paper's order, columns policy x
-    (paper, reproduced, difference)."""
+    (paper, mean, low, high, inside)."""
     layout = paper_layout(table1_comparison, "goyal1998.table1", "efficiency")
     assert list(layout.index.names) == ["network", "tcp", "sources", "buffer"]
     assert [tuple(v) for v in layout.index] == PAPER_ROWS
     assert layout.columns.equals(_product(syn.TABLE_POLICIES))
     assert layout.loc[("lan", "vanilla", 5, 1000), ("ubr", "paper")] == pytest.approx(0.21)
-    assert layout.loc[("lan", "vanilla", 5, 1000), ("ubr", "reproduced")] == pytest.approx(0.21 + DELTA)
+    assert layout.loc[("lan", "vanilla", 5, 1000), ("ubr", "mean")] == pytest.approx(0.21 + DELTA + MEAN_OFFSET)
     assert layout.loc[("wan", "vanilla", 5, 36000), ("fba", "paper")] == pytest.approx(0.81)
-    np.testing.assert_allclose(layout.xs("difference", axis=1, level=1).values, DELTA)
+    np.testing.assert_allclose(layout.xs("low", axis=1, level=1).values - layout.xs("paper", axis=1, level=1).values,
+                               DELTA + LOW_OFFSET)
+    assert (layout.xs("inside", axis=1, level=1) == "no").all().all()
 
 
 def test_paper_layout_table6_has_three_policies(ref98, tables):
@@ -459,7 +533,7 @@ def test_paper_layout_table3(ref98):
     assert list(layout.index.names) == ["network", "tcp", "sources"]
     assert layout.columns.equals(_product(["ubr"]))
     assert layout.loc[("wan", "vanilla", 15), ("ubr", "paper")] == 196203
-    assert layout.loc[("wan", "vanilla", 15), ("ubr", "difference")] == pytest.approx(100)
+    assert layout.loc[("wan", "vanilla", 15), ("ubr", "mean")] == pytest.approx(196203 + 105)
 
 
 def test_paper_layout_satellite(ref97):

@@ -49,8 +49,9 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
     assert stats.get("experiment") == len(EXPERIMENTS), stats
     for name in names:
         assert stats.get(f"notebook_{name}") == 1, stats
+    assert stats.get("fidelity") == 1, stats  # the fidelity page, after every paper notebook
     assert stats.get("all") == 1, stats
-    assert stats.get("total") == len(EXPERIMENTS) + len(names) + 1, stats
+    assert stats.get("total") == len(EXPERIMENTS) + len(names) + 2, stats
 
     commands = [m.groupdict() for m in EXPERIMENT_COMMAND.finditer(output)]
     assert sorted(c["id"] for c in commands) == sorted(EXPERIMENTS)
@@ -60,4 +61,4 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
         assert int(c["jobs"]) >= 1
 
     executed = sorted((m["notebook"], m["quick"]) for m in PAPERMILL_COMMAND.finditer(output))
-    assert executed == sorted((name, str(quick)) for name in names)
+    assert executed == sorted((name, str(quick)) for name in [*names, "fidelity"])

@@ -14,6 +14,7 @@ import xarray as xr
 
 from ...kernel import layout as L
 from ...kernel.policies import espd_decision
+from ...reference import COMPARED, PARAMETER
 from .experiments import congestion_epochs
 from .scenario import POLICY_LABELS
 
@@ -28,44 +29,89 @@ ROWS = [
 
 
 # --- Tables 1-5 -------------------------------------------------------------------------------------------
+CELL_COLUMNS = ("paper", "ours", "90 % interval", "inside")
+"""Per policy column of a table: the paper's number; ours, the same statistic over all our seeds
+(their mean; for the standard deviation, their standard deviation); the 90 % interval of that
+statistic over as many of our runs as the paper averaged (:func:`atmtcp.statistics.interval`);
+and whether the paper's number lies inside it."""
+
+
+def interval_text(low: float, high: float) -> str:
+    """``[low, high]`` for a table cell, both with the decimals of the larger (none from 100 up, one
+    from 10, three below: fairness indices); empty without an interval."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return ""
+    size = max(abs(low), abs(high))
+    decimals = 0 if size >= 100 else 1 if size >= 10 else 3
+    return f"[{low:.{decimals}f}, {high:.{decimals}f}]"
+
+
+def cells(comparison: pd.DataFrame, target: str | None = None) -> pd.DataFrame:
+    """One row per table cell of ``target`` (every target if None): the quantity, the group of
+    sessions and the policy; the paper's value, ours (mean over seeds, or standard deviation for
+    the standard-deviation rows), the 90 % interval, our seeds, the paper's runs and ``inside``
+    (yes, no, or empty without an interval: the maximum value is a model parameter)."""
+    rows = comparison[comparison.status.isin([COMPARED, PARAMETER])]
+    if target is not None:
+        rows = rows[rows.target == target]
+    inside = rows.inside.map(lambda v: "" if v is None or (isinstance(v, float) and np.isnan(v))
+                             else ("yes" if v else "no"))
+    compared = rows.status == COMPARED
+    intervals = [interval_text(lo, hi) for lo, hi in zip(rows.low.astype(float), rows.high.astype(float))]
+    return pd.DataFrame({
+        "target": rows.target, "quantity": rows.metric.map(dict(ROWS)), "sessions": rows["group"].fillna("all"),
+        "policy": rows.policy.map(POLICY_LABELS), "paper": rows.value.astype(float),
+        "ours": rows.reproduced.astype(float), "90 % interval": intervals,
+        "seeds": rows.seeds.astype(float).where(compared),
+        "paper runs": rows.paper_runs.astype(float).where(compared), "inside": inside,
+    }).reset_index(drop=True)
+
+
 def table(comparison: pd.DataFrame, target: str) -> pd.DataFrame:
     """One of Tables 1-5 in the paper's layout: rows (quantity, group of sessions), columns
-    (policy) x (paper, reproduced); the reproduced numbers are means or standard deviations
-    over the seeds."""
-    rows = comparison[(comparison.target == target) & (comparison.status == "compared")].copy()
-    labels = dict(ROWS)
-    rows["quantity"] = rows.metric.map(labels)
-    rows["sessions"] = rows["group"].fillna("all") if "group" in rows else "all"
-    wide = rows.pivot_table(index=["quantity", "sessions"], columns="policy", values=["value", "reproduced"],
-                            aggfunc="first", sort=False)
-    wide = wide.rename(columns={"value": "paper"}, level=0).swaplevel(0, 1, axis=1)
-    policies = [p for p in POLICY_LABELS if p in wide.columns.get_level_values(0)]
-    wide = wide.reindex(columns=pd.MultiIndex.from_product([policies, ["paper", "reproduced"]]))
+    (policy) x :data:`CELL_COLUMNS`, then our seeds and the paper's runs behind each row (``runs
+    ours``, ``runs paper``). The maximum value is a model parameter: no interval."""
+    rows = cells(comparison, target)
     order = [label for _, label in ROWS]
-    wide = wide.iloc[sorted(range(len(wide)), key=lambda i: (order.index(wide.index[i][0]), i))]
-    wide.columns = pd.MultiIndex.from_tuples([(POLICY_LABELS[p], k) for p, k in wide.columns])
+    keys = list(dict.fromkeys(zip(rows.quantity, rows.sessions)))
+    keys = sorted(keys, key=lambda k: (order.index(k[0]), keys.index(k)))
+    wide = rows.set_index(["quantity", "sessions", "policy"])[list(CELL_COLUMNS)].unstack("policy")
+    wide = wide.swaplevel(0, 1, axis=1)
+    labels = [POLICY_LABELS[p] for p in POLICY_LABELS if POLICY_LABELS[p] in set(rows.policy)]
+    wide = wide.reindex(index=pd.MultiIndex.from_tuples(keys, names=["quantity", "sessions"]),
+                        columns=pd.MultiIndex.from_product([labels, list(CELL_COLUMNS)]))
+    runs = rows.groupby(["quantity", "sessions"], sort=False)[["seeds", "paper runs"]].max()
+    wide[("runs", "ours")] = runs.seeds.reindex(wide.index).values
+    wide[("runs", "paper")] = runs["paper runs"].reindex(wide.index).values
+    for label in labels:
+        for column in ("90 % interval", "inside"):
+            wide[(label, column)] = wide[(label, column)].fillna("")
     return wide
 
 
 def throughput_bars(ds: xr.Dataset, comparison: pd.DataFrame, target: str, title: str):
-    """Effective throughput per policy and group of sessions: the paper's mean beside ours, with
-    our standard deviation over seeds as error bars."""
+    """Effective throughput per policy and group of sessions: the paper's mean beside ours (the mean
+    over our seeds), with the 90 % interval of a mean of as many of our runs as the paper averaged as
+    error bars: where the paper's bar should end if its runs were drawn like ours."""
     rows = comparison[(comparison.target == target) & (comparison.metric == "effective_throughput")]
     groups = list(dict.fromkeys(rows["group"]))
     policies = [p for p in POLICY_LABELS if p in ds.policy.values]
+    runs = int(ds.attrs.get("paper_runs", 1))
     fig, axes = plt.subplots(1, len(groups), figsize=(3.3 * len(groups), 3.4), squeeze=False)
     for ax, group in zip(axes[0], groups):
         x = np.arange(len(policies))
-        paper = [rows[(rows.policy == p) & (rows["group"] == group)].value.squeeze() for p in policies]
-        ours = ds.effective_throughput_mean.sel(group=group, policy=policies).values
-        sd = ds.effective_throughput_sd.sel(group=group, policy=policies).values
-        ax.bar(x - 0.2, paper, 0.4, color="0.6", label="paper (mean of its seeds)")
-        ax.bar(x + 0.2, ours, 0.4, color="tab:blue", yerr=sd, capsize=3,
-               label=f"atmtcp (mean ± sd, {ds.sizes['seed']} seeds)")
+        cell = [rows[(rows.policy == p) & (rows["group"] == group)].iloc[0] for p in policies]
+        paper = [float(c.value) for c in cell]
+        ours = np.array([float(c.reproduced) for c in cell])
+        low, high = np.array([float(c.low) for c in cell]), np.array([float(c.high) for c in cell])
+        yerr = np.clip(np.nan_to_num(np.vstack([ours - low, high - ours])), 0, None)
+        ax.bar(x - 0.2, paper, 0.4, color="0.6", label=f"paper (mean of {runs} runs)")
+        ax.bar(x + 0.2, ours, 0.4, color="tab:blue", yerr=yerr, capsize=3,
+               label=f"atmtcp (mean of {ds.sizes['seed']} seeds;\n90 % interval of a mean of {runs})")
         ax.set_xticks(x, [POLICY_LABELS[p] for p in policies])
         ax.set_title(f"sessions: {group}", fontsize=10)
         ax.set_ylabel("packets after 0.5 s")
-    axes[0][0].legend(fontsize=8, loc="upper left")
+    axes[0][0].legend(fontsize=7, loc="upper left")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
@@ -254,23 +300,26 @@ def _layout(tree, depth, next_x, nodes, edges, parent):
     return x
 
 
-# --- the comparison and the report ---------------------------------------------------------------------------
+# --- the comparison ---------------------------------------------------------------------------------------
+UNITS = {
+    "effective_throughput": "% of the paper's value",
+    "effective_throughput_sd": "% of the paper's value",
+    "fairness_index": "index (0 to 1)",
+    "improvement_pct": "percentage points",
+}
+
+
 def relative_differences(comparison: pd.DataFrame) -> pd.DataFrame:
-    """Per target and quantity: how many paper numbers were compared and the mean of
-    (reproduced - paper) / paper in percent (fairness and improvements: in points)."""
-    rows = comparison[comparison.status == "compared"].copy()
-    relative = rows.metric.isin(["effective_throughput", "effective_throughput_sd", "max_effective_throughput"])
-    rows["difference"] = np.where(relative, 100 * (rows.reproduced / rows.value - 1), rows.reproduced - rows.value)
-    rows["unit"] = np.where(relative, "% of the paper's value",
-                            np.where(rows.metric == "fairness_index", "index points", "percentage points"))
-    return rows.groupby(["target", "metric", "unit"]).difference.agg(["count", "mean"]).round(3)
-
-
-def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str], quick: bool) -> str:
-    """reStructuredText for the HTML report's front page: the targets, the claims, and how far the
-    reproduced effective throughputs lie from the paper's."""
-    from ...figures import rst_table, summary_header
-    lines = summary_header("cheon", verdicts, targets, quick) + [""]
-    lines += rst_table("mean difference from the paper, per target and quantity",
-                       relative_differences(comparison).reset_index())
-    return "\n".join(lines) + "\n"
+    """Per target and quantity: the cells compared, how many have a 90 % interval and how many of
+    the paper's values lie inside it, and the mean signed difference of ours (mean over seeds) from
+    the paper's value in the quantity's own unit (:data:`UNITS`; each row one quantity, so no mean
+    mixes units). The maximum value is a model parameter and is left out."""
+    rows = comparison[comparison.status == COMPARED].copy()
+    rows["unit"] = rows.metric.map(UNITS)
+    relative = rows.unit == UNITS["effective_throughput"]
+    rows["signed"] = np.where(relative, rows.relative_difference_pct, rows.difference).astype(float)
+    rows["has_interval"] = rows.inside.notna()
+    rows["is_inside"] = rows.inside.eq(True)
+    grouped = rows.groupby(["target", "metric", "unit"], sort=False)
+    return pd.DataFrame({"cells": grouped.size(), "with interval": grouped.has_interval.sum(),
+                         "inside": grouped.is_inside.sum(), "mean difference": grouped.signed.mean().round(3)})

@@ -2,6 +2,7 @@
 Performance". Section 2 (Figs. 2-12): Drop-Tail, Drop-from-Front and RED at the ATM access point
 (``experiments``, ``claims``, ``figures``, ``scenario``); sections 3 and 4 (Figs. 13-39): EWA itself
 (``experiments_ewa``, ``claims_ewa``, ``figures_ewa``, ``scenario_ewa``). See :mod:`atmtcp.papers`."""
+from ...fidelity import Finding
 from .claims import CLAIMS as SECTION_2_CLAIMS
 from .claims_ewa import CLAIMS as EWA_CLAIMS
 from .experiments import EXPERIMENTS as SECTION_2_EXPERIMENTS
@@ -14,3 +15,32 @@ CLAIMS = SECTION_2_CLAIMS + EWA_CLAIMS
 TABLE_TARGETS = ["ewa.fig4", "ewa.tcp_sensitivity", "ewa.fig13"]
 """Fig. 4 (average throughput per connection), our TCP study and Fig. 13's statistics are also tables."""
 FIGURE_TARGETS = [f"ewa.fig{n}" for n in range(2, 40)] + ["ewa.tcp_sensitivity"]
+
+FINDINGS = [
+    Finding("ewa", "During the first 10 secs the utilization is approximately 70%. The throughput loss is mainly due "
+            "to the synchronization of the losses for the connections and their simultaneous recovery. This results "
+            "in idling the link substantially.", "section 2 (Drop-Tail at AAP-1, Figs. 5-6)",
+            ("drop_tail_utilization",)),
+    Finding("ewa", "While better than Drop-Tail, this loss in throughput indicates that the mechanism is still unable "
+            "to overcome the fundamental problem: there is throughput degradation when packet loss is used as the "
+            "sole indicator of congestion.", "section 2.1 (Drop-from-Front, Figs. 7-8)",
+            ("drop_from_front_utilization", "drop_from_front_over_drop_tail")),
+    Finding("ewa", "Observe that the throughput allocation is perfectly fair among the active connections. ... the "
+            "buffer never underflows in steady state, leading to perfect link utilization. ... Except for brief "
+            "periods when the number of active connections changes, the utilization of link L1 remains 100%.",
+            "section 4.1 (EWA, Figs. 14-17)",
+            ("small_ip_equal_shares", "small_ip_no_underflow", "small_ip_full_utilization")),
+    Finding("ewa", "The EWA scheme achieves fairness in steady state by signaling the same window size to all the TCP "
+            "connections. It can also operate with buffer sizes smaller than the round-trip delay-bandwidth product "
+            "of the network.", "section 5 (tested on section 4.3, Figs. 22-25)",
+            ("unequal_ip_equal_windows", "unequal_ip_small_underflows")),
+    Finding("ewa", "the results to be presented next reveal that EWA remains highly efficient and fair even in the "
+            "presence of a large number of bursty connections.", "section 4.6 (ON/OFF sources, Figs. 34-37)",
+            ("on_off_utilization_perfect", "on_off_fair", "on_off_no_overflow")),
+    Finding("ewa", "results in significant improvements in packet loss rate, fairness, and throughput over a packet "
+            "discard policy such as Drop-from-Front or Random Early Detection.",
+            "abstract (tested on section 4.1 against section 2, and on section 4.6 against RED)",
+            ("ewa_less_loss_than_dff_and_red", "ewa_fairer_than_dff_and_red", "ewa_more_throughput_than_dff_and_red",
+             "red_on_off_worse_utilization")),
+]
+"""ewa's principal findings (in its words), each decided by the claims named (:mod:`atmtcp.fidelity`)."""

@@ -25,6 +25,25 @@ Definitions (also in ``notebooks/ewa.ipynb``):
 - *Utilization of a phase*: the mean of its 250 ms intervals. *Fairness of a phase*: Jain's index
   of the throughputs of the connections open in it; the *share ratio* of the last phase: the larger
   of the two connections' throughputs over the smaller.
+
+What the paper leaves random, and our seeds (sections 2-4 alike). The paper ran one simulation per
+figure. Its connections open at stated times (2: "All ten connections were opened at time t = 0";
+4.1: "a total of ten connections open simultaneously at time t = 0"; 4.4: "At time t = 10 seconds,
+we open five more TCP sessions"), and its simulator has no stated random element beyond the ones
+its scenarios name: RED's drops (2.2: "RED applies randomization in selecting the connections to
+notify"), the exponential ON and OFF periods of 4.5 and 4.6, and 4.6's starts ("uniformly
+distributed from 0 to 5 milliseconds"). So each of our seeds is one run of the same scenario:
+
+- the connections open at the stated times plus a draw in [0, 10 ms) (about one round trip,
+  :data:`atmtcp.papers.ewa.scenario.START_JITTER_S`); seed 0 opens them exactly at the stated times
+  (section 4.6 draws every seed's starts in [0, 5 ms), as the paper does);
+- RED's draws, the ON/OFF periods and the priority VC's periods come from the run's seed.
+
+The paper's one run is one draw of that distribution. Every compared number is therefore read as
+the distribution over our :data:`SEEDS` runs (:mod:`atmtcp.statistics`: the mean, and the 5th-95th
+percentiles of the single runs, where 90 % of one run's values fall), and the claims about one run's
+properties are checked on the mean and on each seed alone (:class:`atmtcp.claims.Claim`'s
+``seed_share``).
 """
 from __future__ import annotations
 
@@ -41,8 +60,9 @@ from .scenario import (
 )
 
 SEEDS, QUICK_SEEDS = 10, 2
-"""Seed 0 is the paper's run (all connections open at t = 0); the others open them within 10 ms
-(:data:`atmtcp.papers.ewa.scenario.START_JITTER_S`) and draw RED differently."""
+"""Runs per scenario (module docstring): seed 0 opens the connections at the paper's times (all at
+t = 0 here), the others within 10 ms of them (:data:`atmtcp.papers.ewa.scenario.START_JITTER_S`);
+RED draws from the run's seed. Every target the comparison reads has this many."""
 TRACE_STEP_S = 0.01
 """Sequence numbers and windows of Figs. 5-12 are kept every 10 ms."""
 SOURCE_LABELS_3VC = [src[1:] for src, _, _, _ in THREE_VC_SOURCES]   # "1", "2b", "3b"

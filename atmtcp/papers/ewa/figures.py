@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ...statistics import interval
 from .claims import paper_utilization
 from .scenario import BUFFER_BYTES, PHASES, POLICIES
 
@@ -154,16 +155,18 @@ def utilization_figure(ds: xr.Dataset, title: str, target: str | None = None):
 
 
 def phase_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
-    """Per policy and phase: the paper's utilization of L1 (where the text gives one), ours (mean and
-    standard deviation over seeds, and seed 0), Jain's fairness index and the last phase's share ratio."""
+    """Per policy and phase: the paper's utilization of L1 (where the text gives one), ours over the
+    seeds (mean; ``low`` and ``high``, the 90 % interval of one run: :func:`atmtcp.statistics.interval`;
+    seed 0's), Jain's fairness index and the last phase's share ratio (means over seeds)."""
     rows = []
     for target, (label, _, _) in POLICIES.items():
         ds = data[target]
         paper = paper_utilization(f"ewa.fig{int(target.split('fig')[1]) + 1}")
         for name, _, _ in PHASES:
             u = ds.utilization_phase.sel(phase=name)
+            low, high = interval(u.values)
             rows.append({"policy": label, "phase": name, "paper": paper.get(name, np.nan),
-                         "utilization": float(u.mean()), "sd": float(u.std(ddof=1)) if u.size > 1 else np.nan,
+                         "utilization": float(u.mean()), "low": low, "high": high,
                          "seed 0": float(u.sel(seed=0)),
                          "fairness": float(ds.fairness_phase.sel(phase=name).mean()),
                          "share ratio": float(ds.share_ratio_phase.sel(phase=name).mean())})
@@ -234,13 +237,12 @@ def sensitivity_figure(ds: xr.Dataset, title: str):
 # --- the report -----------------------------------------------------------------------------------------------------
 def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str], phases: pd.DataFrame,
                    quick: bool) -> str:
-    """reStructuredText for the HTML report's front page: the targets, the claims, and L1's
-    utilization per phase beside the paper's."""
-    from ...figures import rst_table, summary_header
-    compared = comparison[comparison.status == "compared"]
-    lines = summary_header("ewa", verdicts, targets, quick)
-    lines += [f"* paper numbers compared: {len(compared)}, mean absolute difference "
-              f"{compared.difference.abs().mean():.3f}", ""]
-    lines += rst_table("L1's effective utilization per phase: paper and atmtcp (mean over seeds)",
-                       phases[["paper", "utilization", "sd", "fairness"]].round(3))
-    return "\n".join(lines) + "\n"
+    """reStructuredText for the HTML report's front page: :func:`atmtcp.figures.report_summary` (the
+    targets, the claims, and per target how many of the paper's values fall inside our 90 % interval
+    over seeds, the mean difference of fractions in points and of quantities in % of the paper, never
+    averaged together), then L1's utilization per phase beside the paper's (:func:`phase_table`)."""
+    from ...figures import report_summary as summary
+    table = phases[["paper", "utilization", "low", "high", "fairness"]].round(3)
+    return summary("ewa", comparison, verdicts, targets,
+                   {"L1's effective utilization per phase, section 2: the paper's and ours over the seeds (mean, "
+                    "90 % interval of one run), with Jain's index": table}, quick)

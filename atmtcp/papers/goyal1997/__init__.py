@@ -2,8 +2,20 @@
 satellite), rendered in goyal1998's notebook. See :mod:`atmtcp.papers`."""
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
 from .experiments import EXPERIMENTS  # noqa: F401
+from ...fidelity import Finding
 
 ORDER = 2
 NOTEBOOK = "goyal1998"
 TABLE_TARGETS = ["goyal1997.satellite_efficiency", "goyal1997.satellite_fairness"]
 FIGURE_TARGETS = ["goyal1997.cwnd_integer_stall"]
+
+FINDINGS = [
+    Finding("goyal1997", "FRR hurts in WANs and satellite networks.", "slide \"Summary\"",
+            ("frr_hurts_wan_efficiency", "satellite_frr_hurts")),
+    Finding("goyal1997", "SACK helps significantly", "slide \"Simulation Results on Satellites\"",
+            ("satellite_sack_helps",)),
+    Finding("goyal1997", "Unless implemented properly, congestion window may get stuck at 256 kB", "slide \"Summary\"",
+            ("integer_cwnd_stalls_at_mss_squared",)),
+]
+"""goyal1997's principal findings (the slides' summary, in their words), each decided by the claims
+named (:mod:`atmtcp.fidelity`; FRR in WANs is goyal1998's claim on the same tables)."""

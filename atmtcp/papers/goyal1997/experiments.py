@@ -15,11 +15,12 @@ from ...simulate import simulate
 from ...topologies import n_source_network
 from ...scenarios import NETWORKS, goyal_parameters, goyal_run
 from ...experiment import Experiment, cwnd_trace, run_summary
-from ..goyal1998.experiments import SACK_POLICIES, same_runs_as
+from ..goyal1998.experiments import QUICK_TABLE_SEEDS, SACK_POLICIES, TABLE_SEEDS, same_runs_as
 
 
-SATELLITE_SEEDS = (0, 1)
-"""The headline run and one jittered run: satellite runs are 50 s each."""
+SATELLITE_SEEDS = TABLE_SEEDS
+"""As goyal1998's tables: synchronized starts, the seed drawing the slotted ports' order of a slot's
+arrivals (the slides give no start times; goyal1998 3.1's "at the same time" is the group's setup)."""
 
 
 def satellite_points(quick: bool) -> list[dict]:
@@ -27,7 +28,7 @@ def satellite_points(quick: bool) -> list[dict]:
     for tcp in ("sack", "reno", "vanilla"):
         for buffer in NETWORKS["satellite"]["buffers"]:
             for policy in SACK_POLICIES:
-                for seed in SATELLITE_SEEDS[:1] if quick else SATELLITE_SEEDS:
+                for seed in QUICK_TABLE_SEEDS[:1] if quick else SATELLITE_SEEDS:
                     out.append({"tcp": tcp, "buffer": buffer, "policy": policy, "seed": seed})
     return out
 

@@ -17,14 +17,16 @@ MSS = 512
 
 
 def paper_table(comparison: pd.DataFrame, target: str, metric: str) -> pd.DataFrame:
-    """A table target in the paper's layout: paper, reproduced (seed 0), difference."""
+    """A table target in the paper's layout: per policy the paper's value, our mean over seeds, its
+    90 % interval and whether the paper's value lies inside (:func:`atmtcp.reference.paper_layout`)."""
     table = paper_layout(comparison, target, metric)
     table.columns = pd.MultiIndex.from_tuples([(POLICY_LABELS.get(p, p), k) for p, k in table.columns])
     return table
 
 
 def comparison_bars(comparison: pd.DataFrame, target: str, metric: str, title: str):
-    """Paper vs reproduced values of one table, grouped by row, one bar pair per policy."""
+    """Paper vs reproduced values of one table, grouped by row, one bar pair per policy: the paper's
+    one run beside our mean over seeds, with the interval in which 90 % of our single runs fall."""
     rows = comparison[(comparison.target == target) & (comparison.metric == metric)
                       & (comparison.status == "compared")]
     labels = [f"{r.network.upper()}, {int(r.sources)} src, {int(r.buffer)} cells" for r in rows.itertuples()]
@@ -35,11 +37,12 @@ def comparison_bars(comparison: pd.DataFrame, target: str, metric: str, title: s
     for ax, policy in zip(np.atleast_1d(axes), policies):
         sub = rows[rows.policy == policy].set_index("row").reindex(row_names)
         x = np.arange(len(row_names))
-        ax.bar(x - 0.2, sub.value, 0.4, label="paper", color="0.6")
-        ax.bar(x + 0.2, sub.reproduced, 0.4, label="atmtcp (seed 0)", color="tab:blue")
-        if sub.seed_min.notna().any():
-            ax.errorbar(x + 0.2, (sub.seed_min + sub.seed_max) / 2, yerr=(sub.seed_max - sub.seed_min) / 2,
-                        fmt="none", ecolor="k", capsize=2, label="jittered seeds (min-max)")
+        seeds = int(sub.seeds.max()) if sub.seeds.notna().any() else 0
+        ax.bar(x - 0.2, sub.value, 0.4, label="paper (one run)", color="0.6")
+        ax.bar(x + 0.2, sub.reproduced, 0.4, label=f"atmtcp, mean of {seeds} seeds", color="tab:blue")
+        if sub.low.notna().any():
+            ax.errorbar(x + 0.2, (sub.low + sub.high) / 2, yerr=(sub.high - sub.low) / 2,
+                        fmt="none", ecolor="k", capsize=2, label="atmtcp, 90 % of single runs")
         ax.set_xticks(x, row_names, rotation=60, ha="right", fontsize=8)
         ax.set_title(POLICY_LABELS[policy])
         ax.set_ylim(0, 1.05)
@@ -253,3 +256,22 @@ def many_sources_table(ds: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
         if len(bounds) == 1:
             table.insert(table.columns.get_loc(metric), f"{metric} (paper, at least)", float(bounds[0]))
     return table
+
+
+def start_jitter_table(synchronized: dict[str, xr.Dataset], jittered: xr.Dataset, metric: str) -> pd.DataFrame:
+    """``goyal1998.start_jitter``: per TCP flavour and table cell, the mean of ``metric`` over the
+    synchronized headline seeds beside its mean over the runs whose starts are spread over
+    [0, 10 ms), and their difference (how much of a number is the synchronized start)."""
+    frames = []
+    for tcp, ds in synchronized.items():
+        head = ds[metric].mean("seed").to_dataframe(name="synchronized")["synchronized"]
+        spread = jittered[metric].sel(tcp=tcp).mean("seed").to_dataframe(name="starts spread")["starts spread"]
+        frame = pd.concat([head, spread], axis=1).dropna()
+        frames.append(frame.assign(tcp=tcp).set_index("tcp", append=True))
+    table = pd.concat(frames)
+    table["difference"] = table["starts spread"] - table["synchronized"]
+    table = table.reorder_levels(["tcp", "network", "sources", "buffer_factor", "policy"])
+    wide = table.unstack("policy").swaplevel(0, 1, axis=1)
+    order = [p for p in POLICY_LABELS if p in wide.columns.get_level_values(0)]
+    return wide.reindex(columns=pd.MultiIndex.from_product([order, ["synchronized", "starts spread", "difference"]]))
+

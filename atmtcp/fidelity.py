@@ -1,0 +1,160 @@
+"""The fidelity page: per document, how close the reproduction comes, in numbers and in findings.
+
+Built from what the paper notebooks write (``figures/<notebook>/comparison.csv`` and
+``claims.csv``) by ``notebooks/fidelity.ipynb`` into ``figures/fidelity.md``:
+
+- per document: its targets, the compared cells (model parameters never count), the share of
+  the paper's values inside our 90 % interval over seeds, the mean |difference| per metric kind
+  (fractions in points, quantities in percent of the paper's value) and the claims passed;
+- each paper's principal findings (``FINDINGS`` of its package: three to six, in the paper's
+  words), marked **reproduced** (every claim behind it passes), **partly** (some do) or **not**
+  (none does), with the claims' details as the evidence. No mark is typed in.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .figures import markdown_lines
+from .reference import agreement
+
+DOCUMENTS = ("goyal1998", "goyal1997", "cheon", "lakshman", "ewa")
+MARKS = ("reproduced", "partly", "not")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One principal finding of a paper: its words (``quote``), where it stands (``where``), and the
+    claims (:class:`atmtcp.claims.Claim` names) whose verdicts decide it."""
+
+    paper: str
+    quote: str
+    where: str
+    claims: tuple[str, ...]
+
+
+def document_of(target: str) -> str:
+    """``goyal1998.table1`` -> ``goyal1998``."""
+    return str(target).split(".")[0]
+
+
+def mark(finding: Finding, verdicts: pd.DataFrame) -> tuple[str, str]:
+    """(mark, evidence) of ``finding`` from the claims' verdicts (columns claim, passed, detail). A
+    claim missing from ``verdicts`` counts as not passed and is named as missing."""
+    passed, evidence = [], []
+    for name in finding.claims:
+        row = verdicts[verdicts.claim == name]
+        ok = bool(row.passed.iloc[0]) if len(row) else False
+        passed.append(ok)
+        detail = row.detail.iloc[0] if len(row) else "no verdict (claim missing)"
+        evidence.append(f"`{name}` {'passes' if ok else 'fails'}: {detail}")
+    label = MARKS[0] if passed and all(passed) else (MARKS[1] if any(passed) else MARKS[2])
+    return label, "; ".join(evidence)
+
+
+def findings_table(findings, verdicts: pd.DataFrame) -> pd.DataFrame:
+    """One row per finding: paper, where, the quote, its mark and the evidence."""
+    rows = []
+    for finding in findings:
+        label, evidence = mark(finding, verdicts)
+        rows.append({"paper": finding.paper, "where": finding.where, "finding": finding.quote, "mark": label,
+                     "evidence": evidence})
+    return pd.DataFrame(rows, columns=["paper", "where", "finding", "mark", "evidence"])
+
+
+def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: dict[str, list[str]]) -> pd.DataFrame:
+    """Per document: targets, compared cells, the share inside the interval, the mean |difference| per
+    kind, model parameters echoed, and the claims passed."""
+    comparisons = comparisons.assign(document=comparisons.target.map(document_of))
+    numbers = agreement(comparisons, by=("document",))
+    rows = []
+    for document in DOCUMENTS:
+        own = comparisons[comparisons.document == document]
+        claims = verdicts[verdicts.paper == document]
+        row = {"document": document, "targets": len(targets.get(document, [])),
+               "claims passed": f"{int(claims.passed.sum())} of {len(claims)}",
+               "model parameters echoed": int((own.status == "model parameter").sum())}
+        seeds = own[own.status == "compared"].seeds.dropna()
+        if not seeds.empty:
+            low, high = int(seeds.min()), int(seeds.max())
+            row["seeds per cell"] = f"{low}" if low == high else f"{low}-{high}"
+        if document in numbers.index:
+            row.update(numbers.loc[document].to_dict())
+        rows.append(row)
+    columns = ["document", "targets", "cells", "seeds per cell", "with interval", "inside", "share inside",
+               "fractions, points",
+               "percentages, points", "quantities, % of paper", "model parameters echoed", "claims passed"]
+    table = pd.DataFrame(rows).reindex(columns=columns)
+    for count in ("cells", "with interval", "inside"):
+        table[count] = table[count].astype("Int64")
+    return table.set_index("document")
+
+
+def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False) -> str:
+    """The Markdown of ``figures/fidelity.md``."""
+    counts = findings.mark.value_counts().reindex(list(MARKS), fill_value=0)
+    lines = ["# Fidelity: how close the reproduction comes", ""]
+    if quick:
+        lines += ["**QUICK MODE: shortened runs and few seeds; these numbers are not the reproduction's.**", ""]
+    lines += [
+        "Each paper ran one simulation per table cell (cheon: the mean of 10 or 6). Ours are many: every compared "
+        "cell is summarized by its mean over seeds and a 90 % interval of the paper's statistic (the 5th-95th "
+        "percentiles of our single runs, or of bootstrap means of as many runs as the paper averaged). "
+        "*Inside* counts the paper's values that fall in that interval: if the gaps were noise alone, about 90 % "
+        "would. Fractions (efficiency, fairness, utilization, shares) are compared in points (100 x the "
+        "difference), numbers already in percent (improvements) in points, other quantities in percent of the "
+        "paper's value; model parameters echoed back are listed apart and never counted.",
+        "",
+        "## Per document",
+        "",
+        *markdown_lines(documents),
+        "",
+        f"## Principal findings ({counts['reproduced']} reproduced, {counts['partly']} partly, {counts['not']} not)",
+        "",
+        "A finding is *reproduced* when every claim behind it passes, *partly* when some do, *not* when none does.",
+        "",
+    ]
+    for document in DOCUMENTS:
+        own = findings[findings.paper == document]
+        if own.empty:
+            continue
+        lines += [f"### {document}", ""]
+        for row in own.itertuples():
+            lines += [f"- **{row.mark}** ({row.where}): \"{row.finding}\"", f"  - {row.evidence}"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def rst_page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False) -> str:
+    """The fidelity page as reStructuredText, for the first page of the HTML report (no ``|`` in
+    the text: reST reads ``|x|`` as a substitution)."""
+    from .figures import QUICK_STAMP, rst_table
+
+    counts = findings.mark.value_counts().reindex(list(MARKS), fill_value=0)
+    lines = ["Fidelity", "--------", ""]
+    if quick:
+        lines += [f"**{QUICK_STAMP}**", ""]
+    lines += ["Every compared cell: our mean over seeds and a 90 % interval of the paper's statistic; *inside* counts "
+              "the paper's values in it (about 90 % if the gaps were noise). Fractions in points, other quantities "
+              "in % of the paper; model parameters echoed are not counted.", ""]
+    lines += rst_table("per document", documents)
+    lines += [f"Principal findings: {counts['reproduced']} reproduced, {counts['partly']} partly, {counts['not']} not "
+              "(figures/fidelity.md gives the evidence).", ""]
+    for row in findings.itertuples():
+        lines.append(f"* **{row.mark}**, {row.paper} ({row.where}): {row.finding.replace('|', '/')}")
+    return "\n".join(lines) + "\n"
+
+
+def collect(figures_dir, notebooks: dict[str, tuple[str, ...]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every notebook's ``comparison.csv`` and ``claims.csv`` under ``figures_dir``, concatenated."""
+    from pathlib import Path
+
+    comparisons, verdicts = [], []
+    for name in notebooks:
+        folder = Path(figures_dir) / name
+        comparisons.append(pd.read_csv(folder / "comparison.csv", low_memory=False))
+        verdicts.append(pd.read_csv(folder / "claims.csv"))
+    comparison = pd.concat(comparisons, ignore_index=True)
+    comparison["inside"] = comparison.inside.map({True: True, False: False, "True": True, "False": False})
+    return comparison, pd.concat(verdicts, ignore_index=True)
