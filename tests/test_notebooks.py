@@ -111,3 +111,25 @@ def test_lakshman_notebook_runs_in_quick_mode(tmp_path):
         assert (paper / name).exists(), name
     assert "QUICK MODE" in (paper / "lakshman.fig2.md").read_text()
     assert "claims:" in (paper / "summary.rst").read_text()
+
+
+def test_fidelity_notebook_writes_the_page(tmp_path):
+    """notebooks/fidelity.ipynb reads every paper notebook's comparison.csv and claims.csv (here the
+    tracked full results) and writes figures/fidelity.md, .csv and .rst."""
+    import shutil
+
+    papermill = pytest.importorskip("papermill")
+    from atmtcp.papers import notebooks
+
+    for name in notebooks():
+        (tmp_path / name).mkdir()
+        for file in ("comparison.csv", "claims.csv"):
+            shutil.copy(ROOT / "figures" / name / file, tmp_path / name / file)
+    papermill.execute_notebook(
+        str(ROOT / "notebooks" / "fidelity.ipynb"), str(tmp_path / "out.ipynb"),
+        parameters={"figures_dir": str(tmp_path), "quick": False}, cwd=str(ROOT / "notebooks"),
+        kernel_name="python3", progress_bar=False, execution_timeout=CELL_TIMEOUT_S)
+    page = (tmp_path / "fidelity.md").read_text()
+    assert "| goyal1998 |" in page and "| ewa |" in page and "Principal findings" in page
+    assert page == (ROOT / "figures" / "fidelity.md").read_text()  # the tracked page is what it regenerates
+    assert (tmp_path / "fidelity.csv").exists() and "Fidelity" in (tmp_path / "fidelity.rst").read_text()
