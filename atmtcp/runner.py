@@ -9,9 +9,10 @@ and written atomically (temporary name, then rename), so an interrupted run neve
 a file that looks complete.
 
 Interrupting and resuming: each finished point is kept in ``<results>/.points/<id>/`` under a
-key made of the point's parameters, the mode and a hash of atmtcp's sources, so a rerun
-of an interrupted experiment simulates only the points it lacks (and no result of older
-code is ever reused); the folder is removed once the experiment's file is written. An
+key made of the point's parameters, the mode and a hash of the sources the experiment's results
+depend on (:func:`atmtcp.dependencies.experiment_hash`), so a rerun of an interrupted experiment
+simulates only the points it lacks, no result of older code is ever reused, and an edit to a
+figure or a claim invalidates nothing; the folder is removed once the experiment's file is written. An
 interrupt (SIGINT, SIGTERM) stops the workers at once, and a worker whose parent dies is
 killed by the kernel (Linux ``PR_SET_PDEATHSIG``). Temporary files left by a killed
 writer are removed the next time that file is written.
@@ -19,6 +20,7 @@ writer are removed the next time that file is written.
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -37,6 +39,7 @@ from tqdm.auto import tqdm
 
 from . import __version__
 from .experiments import EXPERIMENTS
+from .dependencies import experiment_hash
 from .kernel.sources import hash_sources
 from .simulate import warm_kernel
 
@@ -56,7 +59,15 @@ def result_path(experiment_id: str, directory: Path | str | None = None, quick: 
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SOURCE_HASH = hash_sources(PACKAGE_DIR.rglob("*.py"))
-"""Hash of every atmtcp source file: part of each cached point's key."""
+"""Hash of every atmtcp source file: the key of a point of an experiment outside the registry."""
+
+
+@functools.lru_cache(maxsize=None)
+def sources_hash(experiment_id: str) -> str:
+    """The hash of the sources ``experiment_id``'s results depend on (every source for an id that is
+    not in :data:`atmtcp.experiments.EXPERIMENTS`)."""
+    experiment = EXPERIMENTS.get(experiment_id)
+    return experiment_hash(experiment) if experiment is not None else SOURCE_HASH
 
 
 def point_cache_dir(experiment_id: str, results_dir: Path | str) -> Path:
@@ -64,8 +75,8 @@ def point_cache_dir(experiment_id: str, results_dir: Path | str) -> Path:
 
 
 def point_key(experiment_id: str, point: dict, quick: bool) -> str:
-    """The cache key of one grid point: its parameters, the mode and the sources' hash."""
-    text = json.dumps({"id": experiment_id, "point": point, "quick": bool(quick), "sources": SOURCE_HASH},
+    """The cache key of one grid point: its parameters, the mode and the hash of the sources it depends on."""
+    text = json.dumps({"id": experiment_id, "point": point, "quick": bool(quick), "sources": sources_hash(experiment_id)},
                       sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 

@@ -6,7 +6,10 @@ table from :func:`counters` and so never pays for importing xarray and pandas.
 """
 from __future__ import annotations
 
+import os
+import sys
 import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -18,7 +21,8 @@ from . import model as m
 from .compiler import NS, Compiled, Growth, compile_run
 from .grow import make_headroom
 from .kernel import layout as L
-from .kernel.entry import kernel_entry
+from .kernel.entry import entry_kind, kernel_entry
+from .kernel.sources import CACHE_DIR
 from .metrics import capacity_bps, efficiency, fairness_index
 
 MAX_GROWTH = 4 ** 6
@@ -44,7 +48,9 @@ def run_kernel(run: m.Run, growth: Growth | None = None, entry=None) -> Compiled
     ``entry`` runs the kernel (default :func:`atmtcp.kernel.entry.kernel_entry`: the
     ahead-of-time module where it is built, else numba's JIT).
     """
-    entry = entry or kernel_entry()
+    if entry is None:
+        entry = kernel_entry()
+        _say_if_compiling()
     compiled = compile_run(run, growth)
     while True:
         status = int(entry(compiled.kernel_state))
@@ -57,6 +63,31 @@ def run_kernel(run: m.Run, growth: Growth | None = None, entry=None) -> Compiled
             raise KernelError(f"kernel stopped: {reason} (argument {arg}, {compiled.growth})")
         make_headroom(compiled)  # reads the *_LOW bits; may find a ring or the heap roomy again
         compiled.state.g[L.G_STATUS] = L.OK
+
+
+COMPILE_NOTICE = ("atmtcp: compiling the simulation kernel for this machine, once (about 2-3 minutes and up to "
+                  "2 GB of memory on a 2-core machine); `atmtcp warm` does it ahead of time and also builds a "
+                  "module that starts without numba.")
+"""What a process about to compile the kernel says on stderr, once: a library user's first
+:func:`simulate` after installing would otherwise wait minutes without a word."""
+_said = False
+
+
+def compile_notice(kind: str, cache_dir: Path = CACHE_DIR) -> str | None:
+    """:data:`COMPILE_NOTICE` where the kernel of ``kind`` (``"aot"`` or ``"jit"``) is about to be
+    compiled: the JIT, with numba's cache of this kernel empty or switched off (``ATMTCP_NO_CACHE``)."""
+    if kind != "jit":
+        return None
+    if os.environ.get("ATMTCP_NO_CACHE") is None and any(Path(cache_dir).rglob("*.nbi")):
+        return None
+    return COMPILE_NOTICE
+
+
+def _say_if_compiling() -> None:
+    global _said
+    if not _said and (notice := compile_notice(entry_kind())) is not None:
+        print(notice, file=sys.stderr, flush=True)
+    _said = True
 
 
 def warm_kernel() -> None:

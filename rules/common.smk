@@ -11,8 +11,10 @@ from atmtcp import papers
 RESULTS = config["results_dir"].rstrip("/")
 FIGURES = config["figures_dir"].rstrip("/")
 
-# Every module of the package is an input of every simulation: the numba kernel is part of the
-# result, so editing it re-runs the experiments (and then the notebooks).
+# Every module of the package is an input of every notebook (its figures, claims and comparison); an
+# experiment's inputs are only the modules its results depend on (atmtcp.dependencies: its own module,
+# what that imports, the kernel, the runner), so editing a figure or a claim re-runs no simulation, and
+# editing the kernel, the model or a paper's scenario re-runs the experiments that use it.
 PACKAGE_SOURCES = sorted(glob.glob("atmtcp/**/*.py", recursive=True))
 
 
@@ -34,6 +36,15 @@ PAPERMILL = tool("papermill")
 def result(target_id):
     """The netCDF file of one experiment: {results_dir}/{id}.nc."""
     return f"{RESULTS}/{target_id}.nc"
+
+
+def experiment_sources(wildcards):
+    """The source files the results of one experiment depend on (atmtcp.dependencies), relative to the
+    repository root as Snakemake's other paths."""
+    from atmtcp.dependencies import experiment_sources as sources_of
+
+    root = Path("atmtcp").resolve().parent
+    return [str(p.relative_to(root)) for p in sources_of(EXPERIMENTS[wildcards.id])]
 
 
 def experiment_parents(wildcards):

@@ -15,7 +15,7 @@ rule experiment:
     message:
         "Simulating {wildcards.id} ({threads} processes) -> {output.nc}"
     input:
-        sources=PACKAGE_SOURCES,
+        sources=experiment_sources,
         parents=experiment_parents,
     output:
         nc=f"{RESULTS}/{{id}}.nc",

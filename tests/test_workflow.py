@@ -62,3 +62,11 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
 
     executed = sorted((m["notebook"], m["quick"]) for m in PAPERMILL_COMMAND.finditer(output))
     assert executed == sorted((name, str(quick)) for name in [*names, "fidelity"])
+
+
+def test_an_experiment_job_reads_only_the_sources_its_results_depend_on():
+    """The experiment rule's inputs are atmtcp.dependencies.experiment_sources (and the parents' files),
+    not every module: the notebooks' inputs are."""
+    rule = (ROOT / "rules" / "simulate.smk").read_text()
+    assert "sources=experiment_sources," in rule and "PACKAGE_SOURCES" not in rule
+    assert "sources=PACKAGE_SOURCES" in (ROOT / "rules" / "notebooks.smk").read_text()
