@@ -131,22 +131,29 @@ def cmd_list(args) -> int:
     return 0
 
 
+def _writable(flag: str, path) -> bool:
+    """Whether a file can be written at ``path`` (its folder made if missing); if not, one line on
+    stderr naming ``flag``. Checked before any work, so a bad path does not fail a finished job."""
+    folder = Path(path).resolve().parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".atmtcp-write-test-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        print(f"atmtcp: {flag} {path}: cannot write there ({error.strerror or error})", file=sys.stderr)
+        return False
+    return True
+
+
 def cmd_experiment(args) -> int:
     from .experiments import EXPERIMENTS
     from .runner import run_experiment
     if args.id not in EXPERIMENTS:
         print(f"atmtcp experiment: {args.id!r} is not an experiment id; `atmtcp list` shows them", file=sys.stderr)
         return 2
-    if args.output is not None:
-        folder = Path(args.output).resolve().parent
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            probe = folder / f".atmtcp-write-test-{os.getpid()}"
-            probe.touch()
-            probe.unlink()
-        except OSError as error:
-            print(f"atmtcp: --output {args.output}: cannot write there ({error.strerror or error})", file=sys.stderr)
-            return 2
+    if args.output is not None and not _writable("--output", args.output):
+        return 2
     run_experiment(args.id, args.output, quick=args.quick, jobs=args.jobs, progress_s=args.progress)
     return 0
 
@@ -160,6 +167,8 @@ def cmd_warm(args) -> int:
 
 def cmd_bench(args) -> int:
     from .bench import HISTORY, PROCESS_ARGS, atmtcp_command, compare_processes, record_sitting, run_benchmark
+    if not args.no_history and args.history is not None and not _writable("--history", args.history):
+        return 2
     if args.process:
         commands = {f"atmtcp {' '.join(PROCESS_ARGS + ('--contention', c))} ({kernel})": atmtcp_command(
             PROCESS_ARGS + ("--contention", c), kernel) for c in args.contention for kernel in args.kernel}

@@ -132,7 +132,10 @@ def build_kernel(aot: bool = True) -> str:
 
 
 def simulate(run: m.Run) -> xr.Dataset:
-    """Simulate ``run`` and return its counters, metrics and traces as a Dataset."""
+    """Simulate ``run`` and return its counters, metrics and traces as a Dataset. Anything but an
+    :class:`atmtcp.model.Run` is refused with a :class:`~atmtcp.model.ModelError`."""
+    if not isinstance(run, m.Run):
+        raise m.ModelError("simulate", "run", run, "an atmtcp.model.Run (e.g. from atmtcp.topologies.n_source_run)")
     return to_dataset(run, run_kernel(run))
 
 

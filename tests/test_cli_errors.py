@@ -29,6 +29,7 @@ BAD_RUNS = [
     (["experiment", "goyal1998.fig2", "--output", "/proc/nope/x.nc"], "--output"),
     (["experiment", "goyal1998.fig2", "--jobs", "0"], "--jobs"),
     (["bench", "--repeat", "0"], "--repeat"),
+    (["bench", "--history", "/proc/nope/history.jsonl"], "--history"),  # refused before the sitting
 ]
 
 

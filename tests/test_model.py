@@ -215,3 +215,12 @@ def test_timeout_guard_defaults():
     assert m.TcpConfig("newreno").uses_timeout_guard and m.TcpConfig("sack").uses_timeout_guard
     assert not m.TcpConfig("reno").uses_timeout_guard
     assert m.TcpConfig("reno", timeout_guard=True).uses_timeout_guard
+
+
+@pytest.mark.parametrize("value", ["not a run", None, 42])
+def test_simulate_refuses_what_is_not_a_run(value):
+    """simulate() of anything but a Run names the argument and what it must be (no AttributeError)."""
+    from atmtcp import simulate
+
+    with pytest.raises(m.ModelError, match=r"simulate\.run = .* must be an atmtcp\.model\.Run"):
+        simulate(value)
