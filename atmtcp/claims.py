@@ -73,6 +73,11 @@ def seed_mean(ds: xr.Dataset) -> xr.Dataset:
     return ds.mean("seed", skipna=True, keep_attrs=True) if "seed" in ds.dims else ds
 
 
+def seeds_needed(count: int, share: float = SEED_SHARE) -> int:
+    """How many of ``count`` seeds a claim read on distributions needs: ``ceil(share x count)``."""
+    return math.ceil(share * count - 1e-9)
+
+
 def over_seeds(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHARE) -> Verdict:
     """``check`` on the mean over seeds and on each common seed alone: passes when the mean passes
     and at least ``ceil(share x seeds)`` seeds do."""
@@ -82,7 +87,7 @@ def over_seeds(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHARE
         return Verdict(mean.passed, mean.detail + " [no seed axis]")
     each = [check({t: ds.sel(seed=s) if "seed" in ds.dims else ds for t, ds in datasets.items()}).passed
             for s in seeds]
-    need = math.ceil(share * len(seeds) - 1e-9)
+    need = seeds_needed(len(seeds), share)
     agree = sum(each)
     return Verdict(mean.passed and agree >= need,
                    f"mean over {len(seeds)} seed{'s' * (len(seeds) > 1)}: {mean.detail} [holds in {agree} of "

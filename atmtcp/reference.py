@@ -115,6 +115,14 @@ def paper_bounds(value: float, text, min_decimals: int = 0) -> tuple[float, floa
     return value, value
 
 
+def placed(value: float, text, kind: str, low: float, high: float) -> tuple[float, float, bool | None]:
+    """``(paper_low, paper_high, inside)``: the values the paper's printed ``value`` stands for
+    (:func:`paper_bounds`; a fraction read with :data:`FRACTION_DECIMALS`) and whether they meet our
+    interval ``[low, high]`` (None without one). The one test of "the paper's value is inside"."""
+    paper_low, paper_high = paper_bounds(value, text, FRACTION_DECIMALS if kind == "fraction" else 0)
+    return paper_low, paper_high, statistics.overlaps(paper_low, paper_high, low, high)
+
+
 def load_reference(paper: str, directory: Path | str = REFERENCE_DIR) -> pd.DataFrame:
     """The reference rows of ``paper`` (e.g. ``"goyal1998"``)."""
     df = pd.read_csv(Path(directory) / f"{paper}.csv", dtype={"paper_text": str, "note": str})
@@ -208,9 +216,8 @@ def _compare_row(row: pd.Series, ds: xr.Dataset | None) -> dict:
     paper = float(row["value"])
     out["difference"] = out["reproduced"] - paper
     out["relative_difference_pct"] = 100 * out["difference"] / abs(paper) if paper else np.nan
-    out["paper_low"], out["paper_high"] = paper_bounds(paper, row.get("paper_text"),
-                                                       FRACTION_DECIMALS if metric.kind == "fraction" else 0)
-    out["inside"] = statistics.overlaps(out["paper_low"], out["paper_high"], out["low"], out["high"])
+    out["paper_low"], out["paper_high"], out["inside"] = placed(paper, row.get("paper_text"), metric.kind, out["low"],
+                                                                out["high"])
     out["status"] = PARAMETER if metric.parameter else COMPARED
     return out
 

@@ -98,9 +98,7 @@ def describe_improvement(values, baseline, runs: int = 1, seed0: float = float("
 
 def inside(value: float, low: float, high: float) -> bool | None:
     """Whether ``value`` lies in ``[low, high]``; None where there is no interval."""
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return None
-    return bool(low - 1e-12 <= value <= high + 1e-12)
+    return overlaps(value, value, low, high)
 
 
 def overlaps(paper_low: float, paper_high: float, low: float, high: float) -> bool | None:

@@ -14,13 +14,11 @@ so they are counted per table, not paired across tables. The claims on Table 1 a
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ...claims import SEED_SHARE, Claim, Verdict
-from ...reference import load_reference
-from ...statistics import describe_improvement, inside
+from ...claims import SEED_SHARE, Claim, Verdict, seeds_needed
+from ...reference import METRICS, load_reference, placed
+from ...statistics import describe_improvement
 from .experiments import FULL_BUFFER_S, congested_rtt_s
 
 SYMMETRIC, ASYMMETRIC = ("cheon.table1", "cheon.table3"), ("cheon.table2", "cheon.table4")
@@ -51,7 +49,7 @@ def _per_table(tables, datasets, holds, describe):
     for t in tables:
         ds = datasets[t]
         each = np.asarray(holds(ds, False), bool)
-        need = math.ceil(SEED_SHARE * each.size - 1e-9)
+        need = seeds_needed(each.size)
         mean = bool(holds(ds, True))
         agree = mean and int(each.sum()) >= need
         passed &= agree
@@ -124,12 +122,13 @@ def _synchronization_order(d):
     return Verdict(ordered and desync, detail)
 
 
-def paper_improvements(target: str) -> dict[str, float]:
+def paper_improvements(target: str) -> dict[str, tuple[float, str]]:
     """The paper's improvement of the whole effective throughput over the previous column, per
-    policy (``data/reference/cheon.csv``; Table 4's EPD cell is illegible, so absent)."""
+    policy, with its printed text (``data/reference/cheon.csv``; Table 4's EPD cell is illegible, so
+    absent)."""
     ref = load_reference("cheon")
     rows = ref[(ref.target == target) & (ref.metric == "improvement_pct") & (ref.group == "all")]
-    return dict(zip(rows.policy, rows.value.astype(float)))
+    return {policy: (float(value), text) for policy, value, text in zip(rows.policy, rows.value, rows.paper_text)}
 
 
 def _improvements(d):
@@ -143,11 +142,12 @@ def _improvements(d):
         ds = d[t]
         order = list(ds.policy.values)
         runs = int(ds.attrs.get("paper_runs", 1))
-        for policy, paper in paper_improvements(t).items():
+        for policy, (paper, text) in paper_improvements(t).items():
             previous = order[order.index(policy) - 1]
             summary = describe_improvement(_throughput(ds, policy).values, _throughput(ds, previous).values, runs)
             ours = summary["reproduced"]
-            inside_interval += bool(inside(paper, summary["low"], summary["high"]))
+            inside_interval += bool(placed(paper, text, METRICS["improvement_pct"].kind, summary["low"],
+                                           summary["high"])[2])
             rows.append(f"{t.split('.')[1]} {policy.upper()} {ours:+.1f} (paper {paper:+.1f}; 90 % interval "
                         f"{summary['low']:+.1f} to {summary['high']:+.1f})")
             if abs(ours - paper) > IMPROVEMENT_TOLERANCE_PCT:

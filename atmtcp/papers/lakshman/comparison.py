@@ -31,8 +31,7 @@ import xarray as xr
 
 from ...claims import common_seeds
 from ...kernel.aal5 import packet_cells
-from ... import statistics
-from ...reference import ADDED_COLUMNS, COMPARED, PARAMETER, paper_bounds
+from ...reference import ADDED_COLUMNS, COMPARED, PARAMETER, placed
 from ...statistics import INTERVAL, describe
 from .claims import DECENT, TOTAL, _needed_beta
 from .experiments import FIG14_BUFFER, RED_FULL, RED_ONE
@@ -157,8 +156,8 @@ def _compare_row(row: pd.Series, data: dict[str, xr.Dataset]) -> dict:
         _, values = needed_beta_per_seed(data, row["policy"])
         out.update(describe_thresholds(values), paper_runs=1)
         _differences(out, paper)
-        out["paper_low"], out["paper_high"] = paper_bounds(paper, row.get("paper_text"))
-        out["inside"] = statistics.overlaps(out["paper_low"], out["paper_high"], out["low"], out["high"])  # high may be inf
+        out["paper_low"], out["paper_high"], out["inside"] = placed(paper, row.get("paper_text"), out["kind"],
+                                                                    out["low"], out["high"])  # high may be inf
         out["status"] = COMPARED if out["seeds"] else "no such cell"
     else:
         raise ValueError(f"data/reference/lakshman.csv: metric {metric!r} is neither a parameter, a threshold nor "
