@@ -14,7 +14,7 @@ import xarray as xr
 
 from ...kernel import layout as L
 from ...kernel.policies import espd_decision
-from ...reference import COMPARED, PARAMETER
+from ...reference import COMPARED, PARAMETER, agreement
 from .experiments import congestion_epochs
 from .scenario import POLICY_LABELS
 
@@ -318,8 +318,7 @@ def relative_differences(comparison: pd.DataFrame) -> pd.DataFrame:
     rows["unit"] = rows.metric.map(UNITS)
     relative = rows.unit == UNITS["effective_throughput"]
     rows["signed"] = np.where(relative, rows.relative_difference_pct, rows.difference).astype(float)
-    rows["has_interval"] = rows.inside.notna()
-    rows["is_inside"] = rows.inside.eq(True)
-    grouped = rows.groupby(["target", "metric", "unit"], sort=False)
-    return pd.DataFrame({"cells": grouped.size(), "with interval": grouped.has_interval.sum(),
-                         "inside": grouped.is_inside.sum(), "mean difference": grouped.signed.mean().round(3)})
+    by = ["target", "metric", "unit"]
+    out = agreement(rows, by=by)[["cells", "with interval", "inside"]]
+    out["mean difference"] = rows.groupby(by, sort=False).signed.mean().round(3)
+    return out
