@@ -55,14 +55,14 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
     """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
     from :data:`atmtcp.scenarios.NETWORKS`; ``contention`` names one of
     :data:`atmtcp.scenarios.CELL_ASSUMPTIONS`)."""
-    from .scenarios import HEADLINE_CONTENTION, NETWORKS, cell_contention
+    from .scenarios import HEADLINE_CONTENTION, NETWORKS, cell_contention, goyal_tcp
     from .topologies import n_source_run
     slotted, randomized_tail, sonet, cdv_s = cell_contention(contention or HEADLINE_CONTENTION,
                                                              "scenario", "contention")
     params = NETWORKS[network]
     port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z), slotted=slotted,
                         randomized_tail=randomized_tail and policy == "tail" and buffer is not None)
-    config = m.TcpConfig(tcp, mss=params.get("mss", 512), rcv_wnd=params["rcv_wnd"])
+    config = goyal_tcp(tcp, params.get("mss", 512), params["rcv_wnd"])
     return n_source_run(sources, params["delay_s"], port, config,
                         duration if duration is not None else params["duration_s"], seed, jitter,
                         trunk_delay_s=params.get("trunk_delay_s"), access_cdv_s=cdv_s, sonet=sonet)

@@ -356,6 +356,8 @@ def connection_tables(run: m.Run) -> tuple[np.ndarray, np.ndarray, int]:
         row[L.C_MEASURE_NS] = int(round(run.warmup_s * NS))
         row[L.C_ACK_DELAY_NS] = int(round(tcp.ack_delay_s * NS))
         row[L.C_TIMESTAMPS] = int(tcp.timestamps)
+        row[L.C_SSTHRESH_RULE] = m.SSTHRESH_RULES.index(tcp.ssthresh_rule)
+        row[L.C_RECOVERY_OPENS] = int(tcp.recovery_exit_opens)
         row[L.C_TS_RECENT] = -1
         row[L.C_SND_WND] = rcv_wnd   # until the first ACK: the window of the connection's set-up
         connf[c, L.F_CWND] = tcp.mss

@@ -37,7 +37,9 @@ class RouterPolicy:
       high threshold max_th ... varying linearly from zero to a pre-determined maximum value
       max_p"), on the average queue in packets with weight ``weight`` (w_q), with the count-based
       spacing of drops of the RED paper. ewa gives min_th, max_th and max_p; the weight is not
-      given: 0.002, the value of Floyd and Jacobson's own simulations.
+      given: 0.002, the value of Floyd and Jacobson's own simulations. ``gentle``: Floyd's later
+      (2000) ramp of the drop probability from max_p at max_th to 1 at 2 max_th, instead of dropping
+      every arrival above max_th (a study, ``ewa.red_study``; off in every paper's run).
     """
 
     kind: str = "drop_tail"
@@ -45,6 +47,7 @@ class RouterPolicy:
     max_th: float = 15.0
     max_p: float = 0.02
     weight: float = 0.002
+    gentle: bool = False
 
     def __post_init__(self):
         _check(self.kind in ROUTER_POLICIES, "RouterPolicy", "kind", self.kind, f"one of {ROUTER_POLICIES}")
@@ -56,6 +59,7 @@ class RouterPolicy:
                f"above min_th = {self.min_th:g} packets")
         _positive("RouterPolicy", "max_p", self.max_p, at_most=1.0)
         _positive("RouterPolicy", "weight", self.weight, at_most=1.0)
+        _boolean("RouterPolicy", "gentle", self.gentle)
 
 
 EWA_FEEDBACKS = ("log", "linear")

@@ -23,6 +23,8 @@ FRONT_DROPS = ("none", "cell", "frame")
 """PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none."""
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
+SSTHRESH_RULES = ("half_cwnd", "bsd")
+"""ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
 
 
 class ModelError(ValueError):
@@ -323,6 +325,12 @@ class Aal5Config:
         return self.tcpip_header_bytes + self.llc_bytes + self.trailer_bytes
 
 
+BSD44_PROFILE = dict(increase="bsd", ssthresh_rule="bsd", recovery_exit_opens=True, delayed_ack=True,
+                     delayed_ack_max_s=0.2, granularity_s=0.5, min_rto_ticks=2, initial_rto_s=3.0,
+                     max_rto_s=64.0, timestamps=False)
+"""4.4BSD-Lite's values of the :class:`TcpConfig` fields a paper may leave unsaid (:meth:`TcpConfig.bsd44`)."""
+
+
 @dataclass(frozen=True)
 class TcpConfig:
     """One TCP connection's parameters.
@@ -340,7 +348,13 @@ class TcpConfig:
     sample from every ACK of new data, from the send time of the segment it answers, none from
     an ACK that answers a retransmission (lakshman 3: "We also assumed the timestamp option ...
     Round trip times were estimated ignoring ambiguous ACKs as in [8]"; RFC 1323, Karn's rule);
-    off, one segment per window is timed, as in 4.4BSD.
+    off, one segment per window is timed, as in 4.4BSD. ``ssthresh_rule`` (one of
+    :data:`SSTHRESH_RULES`) sets ssthresh after a loss; ``recovery_exit_opens`` lets the ACK
+    that ends fast recovery open the window after deflating it, as 4.4BSD's ``tcp_input`` does.
+
+    The defaults are goyal1998's explicit TCP (section 2). :meth:`bsd44` is 4.4BSD-Lite's, the
+    TCP the project uses wherever a paper only names "Reno" or "Jacobson's" (README, "What a
+    paper leaves unsaid").
     """
 
     flavor: str = "reno"
@@ -358,6 +372,25 @@ class TcpConfig:
     timeout_guard: bool | None = None
     ack_delay_s: float = 0.0
     timestamps: bool = False
+    ssthresh_rule: str = "half_cwnd"
+    recovery_exit_opens: bool = False
+
+    @classmethod
+    def bsd44(cls, flavor: str = "reno", **stated) -> "TcpConfig":
+        """4.4BSD-Lite's TCP (``netinet/tcp_input.c``, ``tcp_timer.c``, ``tcp_timer.h``), with
+        the settings a paper states passed as ``stated`` (they win):
+
+        - congestion avoidance ``cwnd += mss*mss/cwnd + mss/8`` per ACK, integer bytes,
+          slow start while ``cwnd <= ssthresh`` (``increase="bsd"``);
+        - ssthresh ``max(2, min(wnd, cwnd)/2/mss)`` segments after a loss (``ssthresh_rule="bsd"``);
+        - the ACK ending fast recovery sets ``cwnd = ssthresh`` and then opens it as any ACK of
+          new data, by one segment since ``cwnd > ssthresh`` is false (``recovery_exit_opens``);
+        - delayed ACKs: every second in-order segment, otherwise the 200 ms fast timer;
+        - the 500 ms slow timer, a minimum RTO of two ticks (``TCPTV_MIN``), 3 s before the first
+          RTT sample (``TCPTV_SRTTDFLT``), at most 64 s (``TCPTV_REXMTMAX``);
+        - one RTT sample per window, no timestamps; Reno's fast retransmit has no timeout guard.
+        """
+        return cls(flavor, **{**BSD44_PROFILE, **stated})
 
     def __post_init__(self):
         _check(self.flavor in FLAVORS, "TcpConfig", "flavor", self.flavor, f"one of {FLAVORS}")
@@ -383,6 +416,9 @@ class TcpConfig:
         _boolean("TcpConfig", "timeout_guard", self.timeout_guard, allow_none=True)
         _non_negative("TcpConfig", "ack_delay_s", self.ack_delay_s, at_most=MAX_TIME_S)
         _boolean("TcpConfig", "timestamps", self.timestamps)
+        _check(self.ssthresh_rule in SSTHRESH_RULES, "TcpConfig", "ssthresh_rule", self.ssthresh_rule,
+               f"one of {SSTHRESH_RULES}")
+        _boolean("TcpConfig", "recovery_exit_opens", self.recovery_exit_opens)
 
     @property
     def uses_timeout_guard(self) -> bool:

@@ -258,6 +258,7 @@ def compile_internetwork(run: m.Run, growth: Growth | None = None) -> Compiled:
             rq[q, L.Q_CAP_PKTS] = L.INFINITE if config.buffer_packets is None else config.buffer_packets
             rq[q, L.Q_HEAD_STARTED] = -1
             rq[q, L.Q_RED_COUNT] = -1
+            rq[q, L.Q_RED_GENTLE] = int(config.policy.gentle)
             rqf[q, L.QF_MIN_TH] = config.policy.min_th
             rqf[q, L.QF_MAX_TH] = config.policy.max_th
             rqf[q, L.QF_MAX_P] = config.policy.max_p

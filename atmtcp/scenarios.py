@@ -8,7 +8,30 @@ from __future__ import annotations
 
 from . import model as m
 from .kernel.aal5 import packet_cells
+from .tcp_settings import stated, tcp_from, unsaid
 from .topologies import n_source_run
+
+TCP_SETTINGS = (
+    stated("increase", "float", 'goyal1998 2: "During the congestion avoidance phase, the source increases '
+           'its CWND by 1/CWND every time a segment is acknowledged" (exactly, so in floating point).'),
+    stated("ssthresh_rule", "half_cwnd", 'goyal1998 2: "More precisely, Ssthresh is set to max{2, min{CWND/2, '
+           'RCVWND}}".'),
+    stated("recovery_exit_opens", False, 'goyal1998 5.1: "the TCP sets CWND to SSTHRESH, and then does '
+           'congestion avoidance".'),
+    stated("delayed_ack", False, 'goyal1998 3.1: "TCP delay ACK timer is NOT set. Segments are ACKed as soon '
+           'as they are received."'),
+    unsaid("delayed_ack_max_s", "never used: no delayed ACKs."),
+    stated("granularity_s", 0.1, 'goyal1998 3.1: "TCP timer granularity is set to 100 ms."'),
+    unsaid("min_rto_ticks", 'goyal1998 2 names the RTO of [11] (Jacobson) without its bounds: 4.4BSD\'s '
+           'TCPTV_MIN, two ticks.'),
+    unsaid("initial_rto_s", "not given: 4.4BSD's TCPTV_SRTTDFLT, 3 s before the first RTT sample."),
+    unsaid("max_rto_s", "not given: 4.4BSD's TCPTV_REXMTMAX, 64 s."),
+    unsaid("timestamps", "not named: 4.4BSD times one segment per window."),
+)
+"""goyal1998's TCP, setting by setting (:mod:`atmtcp.tcp_settings`). goyal1997's slides present the
+same simulator (their Reno and SACK tables repeat goyal1998's Tables 8-9, and they state the same
+"No TCP delay ack timer", "TCP timer granularity = 100 ms"), so the same record decides them."""
+TCP_SETTINGS_1997 = TCP_SETTINGS
 
 
 NETWORKS = {
@@ -82,13 +105,18 @@ def cell_contention(name: str, owner: str = "goyal_run", field: str = "assumptio
     return CELL_ASSUMPTIONS[name]
 
 
+def goyal_tcp(flavor: str, mss: int, rcv_wnd: int, **scenario) -> m.TcpConfig:
+    """goyal1998's TCP (:data:`TCP_SETTINGS`) of one flavour, segment size and receiver window."""
+    return tcp_from(flavor, TCP_SETTINGS, mss=mss, rcv_wnd=rcv_wnd, **scenario)
+
+
 def goyal_parameters(quick: bool) -> dict:
     """The fixed parameters of goyal_run, as flat attributes (see :class:`Experiment`)."""
     out = {"mss_bytes": 512, "aal5_overhead_bytes": m.Aal5Config().overhead_bytes,
            "cell_contention": HEADLINE_CONTENTION, "start_times": "all sources at t = 0 (goyal1998 3.1)",
            "seed_draws": "the order of a slot's arrivals at each slotted switch port",
            "epd_threshold": "buffer - max(200, N x cells per packet) cells",
-           "selective_drop_fba_threshold": "0.9 x buffer", "timer_granularity_s": m.TcpConfig().granularity_s}
+           "selective_drop_fba_threshold": "0.9 x buffer", "timer_granularity_s": goyal_tcp("reno", 512, 65535).granularity_s}
     for network, params in NETWORKS.items():
         out[f"{network}_link_delay_s"] = params["delay_s"]
         out[f"{network}_rcv_wnd_bytes"] = params["rcv_wnd"]
@@ -137,7 +165,7 @@ def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: 
     params = NETWORKS[network]
     duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
     mss = params.get("mss", mss)
-    tcp_config = m.TcpConfig(tcp, mss=mss, rcv_wnd=rcv_wnd or params["rcv_wnd"])
+    tcp_config = goyal_tcp(tcp, mss, rcv_wnd or params["rcv_wnd"])
     cells = packet_cells(mss, m.Aal5Config().overhead_bytes)
     port = policy_config(policy, buffer, sources, cells, r_fraction, z, slotted, randomized_tail)
     return n_source_run(sources, link_delay_s if link_delay_s is not None else params["delay_s"],

@@ -362,6 +362,8 @@ def _add_packet_samples(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         "snd_una": ("byte", "lowest unacknowledged sequence number"),
         "cwnd": ("byte", "congestion window"),
         "snd_wnd": ("byte", "window advertised by the last ACK the source received (what EWA fed back)"),
+        "dropped": ("packet", "data packets of the source dropped at router ports so far"),
+        "timeouts": ("1", "retransmission timeouts of the source so far"),
     }
     for i, name in enumerate(L.SAMPLED_CONNECTION_FIELDS):
         units, description = described[name]

@@ -90,7 +90,8 @@ def test_ewa_notebook_runs_in_quick_mode(tmp_path):
     paper = figures / "ewa"
     names = [f"ewa.fig{n}.png" for n in range(2, 40)] + ["ewa.fig4.md", "ewa.fig4.csv", "ewa.tcp_sensitivity.png",
                                                          "ewa.tcp_sensitivity.md", "ewa.fig13.md", "ewa.fig13.csv",
-                                                         "ewa.ssthresh_study.png"]
+                                                         "ewa.ssthresh_study.png", "ewa.red_study.png", "ewa.red_study.md",
+                                                         "ewa.regime.md"]
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
     for name in names:
         assert (paper / name).exists(), name
@@ -105,7 +106,8 @@ def test_lakshman_notebook_runs_in_quick_mode(tmp_path):
     paper = figures / "lakshman"
     names = [f"lakshman.fig{n}.png" for n in range(2, 15)]
     names += [f"lakshman.fig{n}.{ext}" for n in (2, 3, 6, 7, 10, 11, 12, 13, 14) for ext in ("md", "csv")]
-    names += ["lakshman.early_warning.png", "lakshman.convergence.png"]
+    names += ["lakshman.early_warning.png", "lakshman.convergence.png", "lakshman.tcp_sensitivity.png",
+              "lakshman.tcp_sensitivity.md"]
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
     for name in names:
         assert (paper / name).exists(), name

@@ -191,8 +191,9 @@ def test_red_functions_match_floyd_jacobson(arrivals, params):
     avg, count = 0.0, -1
     for q, idle, u in arrivals:
         avg = red_average(avg, q, w, float(idle), 90.0)
-        drop, count = red_decision(avg, count, float(min_th), float(max_th), max_p, u)
+        drop, forced, count = red_decision(avg, count, float(min_th), float(max_th), max_p, False, u)
         assert drop == naive.arrive(q, idle, u)
+        assert forced == (drop and avg >= max_th)
         assert avg == pytest.approx(naive.avg, rel=1e-12, abs=1e-300)
         assert count == naive.count
 
@@ -204,7 +205,7 @@ def test_red_spaces_drops_uniformly():
     rng = np.random.default_rng(1)
     gaps, count, since = [], -1, 0
     for u in rng.random(200_000):
-        drop, count = red_decision(p_b_avg, count, 15.0, 30.0, 0.02, u)
+        drop, _, count = red_decision(p_b_avg, count, 15.0, 30.0, 0.02, False, u)
         since += 1
         if drop:
             gaps.append(since)
@@ -212,7 +213,18 @@ def test_red_spaces_drops_uniformly():
     gaps = np.array(gaps)
     assert gaps.max() <= 100
     assert gaps.mean() == pytest.approx(50.5, rel=0.03)
-    assert red_drop_probability(p_b_avg, 0, 15.0, 30.0, 0.02) == pytest.approx(0.01)
+    assert red_drop_probability(p_b_avg, 0, 15.0, 30.0, 0.02, False) == pytest.approx(0.01)
+
+
+def test_gentle_red_ramps_from_max_p_to_one_between_max_th_and_twice_max_th():
+    """Floyd's gentle RED: p_b = max_p at max_th, (1 + max_p) / 2 half-way to 2 max_th, every arrival
+    dropped (forced) from 2 max_th on; without it every arrival at or above max_th is dropped."""
+    assert red_drop_probability(30.0, 0, 15.0, 30.0, 0.02, True) == pytest.approx(0.02)
+    assert red_drop_probability(45.0, 0, 15.0, 30.0, 0.02, True) == pytest.approx(0.51)
+    assert red_decision(59.9, -1, 15.0, 30.0, 0.02, True, 0.999)[0] is False   # p_a = p_b = 0.9967
+    assert red_decision(60.0, 0, 15.0, 30.0, 0.02, True, 0.999)[:2] == (True, True)
+    assert red_decision(30.0, 0, 15.0, 30.0, 0.02, False, 0.999)[:2] == (True, True)
+    assert red_decision(29.9, 5, 15.0, 30.0, 0.02, False, 0.0)[:2] == (True, False)
 
 
 def test_red_run_keeps_its_buffer_and_depends_on_the_seed():

@@ -25,8 +25,9 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
     C_SEND_HIGH, C_TIMEOUT_GUARD, C_MEASURE_NS, C_SEGS_RECEIVED, C_ACK_DELAY_NS,
     C_TIMESTAMPS, C_TS_RECENT, C_RTT_SAMPLES, C_SND_WND,
+    C_SSTHRESH_RULE, C_RECOVERY_OPENS,
     C_NFIELDS,
-) = range(59)
+) = range(61)
 # C_SEGS_RECEIVED: distinct data segments that reached the receiver at or after C_MEASURE_NS
 # (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one packet").
 # C_ACK_DELAY_NS: the receiver hands each ACK to its NIC this long after the data arrived (lakshman 3).
@@ -36,6 +37,8 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
 # RTT samples folded into srtt.
 # C_SND_WND: the window the last ACK advertised (bytes; RFC 793's SND.WND); the sender sends at most
 # min(cwnd, C_SND_WND) beyond snd_una. The receiver advertises C_RCV_WND; EWA may lower it on the way (ewa 3).
+# C_SSTHRESH_RULE: SS_HALF_CWND or SS_BSD (see tcp.halve_window). C_RECOVERY_OPENS = 1: the ACK that ends
+# fast recovery opens the window after deflating it to ssthresh, as any ACK of new data (4.4BSD tcp_input).
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
 F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
@@ -50,6 +53,10 @@ FLAVOR_NAMES = ("vanilla", "reno", "newreno", "sack")
 # --- congestion-avoidance increase rules ------------------------------------------------
 INC_FLOAT, INC_BSD, INC_INTEGER, INC_INTEGER_EVERY_N = range(4)
 INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
+
+# --- ssthresh after a loss ----------------------------------------------------------------
+SS_HALF_CWND, SS_BSD = range(2)
+SSTHRESH_NAMES = ("half_cwnd", "bsd")
 
 # --- virtual circuit, int64 table ``vc`` ------------------------------------------------
 (
@@ -228,8 +235,9 @@ ROUTE_IP, ROUTE_ATM = range(2)
     Q_RING_BASE, Q_RING_CAP, Q_HEAD, Q_NEXT_CELL_AT, Q_CELLS_LEFT, Q_HEAD_STARTED,
     Q_RED_COUNT, Q_IDLE_SINCE, Q_PKTS_IN, Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT, Q_SAMPLE_COL,
     Q_EWA, Q_EWA_ADAPTIVE, Q_EWA_PERIOD_NS, Q_EWA_BUFFER, Q_EWA_ACKS, Q_EWA_MARKED_DOWN, Q_FSAMPLE_COL,
+    Q_DROP_FORCED, Q_RED_GENTLE,
     Q_NFIELDS,
-) = range(29)
+) = range(31)
 # Q_PKTS is also the ring's length (packets from Q_HEAD on). Q_HEAD_STARTED: when the head packet's
 # first cell (or first bit) went out, -1 before. Q_CELLS_LEFT: cells of the head not yet sent (round
 # robin). Q_SAMPLE_COL: 1 + the first of its QUEUE_SAMPLE_FIELDS columns of ``rsample``, 0 if not sampled.
@@ -239,8 +247,10 @@ ROUTE_IP, ROUTE_ATM = range(2)
 # EWA_SAMPLE_FIELDS columns of ``rfsample``, 0 if not sampled.
 QUEUE_SAMPLE_FIELDS = ("bytes", "packets", "dropped")
 """The ``rsample`` columns of a sampled queue: IP bytes and packets queued, packets dropped so far."""
-ROUTER_DROP_COLUMNS = (Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT)
-ROUTER_DROP_NAMES = ("overflow", "early", "front")
+ROUTER_DROP_COLUMNS = (Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT, Q_DROP_FORCED)
+ROUTER_DROP_NAMES = ("overflow", "early", "front", "forced")
+# RED: "early" drops are the random ones between the thresholds, "forced" those of an average at or
+# above max_th (every arrival; with Q_RED_GENTLE = 1, Floyd's 2000 "gentle" ramp up to 2 max_th).
 
 # --- router queue, float64 table ``rqf`` ---------------------------------------------------------------------
 (
@@ -269,10 +279,11 @@ A_STOP_NS, A_SEND_LIMIT, A_SAMPLE_COL, A_ON_MEAN_NS, A_OFF_MEAN_NS, A_IS_ON, A_N
 # or above it (INFINITE while open, snd_max from the close on). A_SAMPLE_COL: 1 + the first of the
 # connection's ``rsample`` columns (SAMPLED_CONNECTION_FIELDS), 0 if not sampled. An ON/OFF application
 # (atmtcp.kernel.applications) has A_ON_MEAN_NS > 0 (0: persistent) and A_IS_ON = 1 while ON.
-SAMPLED_CONNECTION_FIELDS = ("measured_bytes", "snd_max", "snd_una", "cwnd", "snd_wnd")
+SAMPLED_CONNECTION_FIELDS = ("measured_bytes", "snd_max", "snd_una", "cwnd", "snd_wnd", "dropped", "timeouts")
 """The ``rsample`` columns of a sampled connection: TCP payload of its data past the measured
 router port, its highest byte sent + 1, its lowest unacknowledged byte, its cwnd (bytes), the window
-the last ACK advertised (bytes; what EWA fed back)."""
+the last ACK advertised (bytes; what EWA fed back), its data packets dropped at router ports and its
+retransmission timeouts so far (ewa 2's regime: drops per connection per overflow)."""
 
 EV_ROUTER, EV_STOP, EV_APP, EV_PRIORITY, EV_EWA = 16, 17, 18, 19, 20
 """Event kinds of the packet path (a router port's departure or cell slot), of a connection's close,

@@ -35,11 +35,11 @@ from .cells import channel_push, release_packet_if_done
 from .heap import heap_push, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    A_SAMPLE_COL, C_DATA_VC, C_SND_MAX, C_SND_UNA, C_SND_WND, DROP_FROM_FRONT, EV_ROUTER, F_CWND, FL_DROPPED,
+    A_SAMPLE_COL, C_DATA_VC, C_SND_MAX, C_SND_UNA, C_SND_WND, C_TIMEOUTS, DROP_FROM_FRONT, EV_ROUTER, F_CWND, FL_DROPPED,
     FL_EWA_HOP, FL_IP_BYTES, FL_MEASURED_BYTES, FL_NHOPS, FL_PAYLOAD, FLOYD_JACOBSON_RED, INFINITE, K_ALIVE, K_NCELLS,
-    K_PENDING, PACKET_ENTRY, Q_BYTES, Q_CAP_BYTES, Q_CAP_PKTS, Q_CELLS_LEFT, Q_DROP_EARLY, Q_DROP_FRONT,
+    K_PENDING, PACKET_ENTRY, Q_BYTES, Q_CAP_BYTES, Q_CAP_PKTS, Q_CELLS_LEFT, Q_DROP_EARLY, Q_DROP_FORCED, Q_DROP_FRONT,
     Q_DROP_OVERFLOW, Q_HEAD, Q_HEAD_STARTED, Q_IDLE_SINCE, Q_MAX_BYTES, Q_MAX_PKTS, Q_NEXT_CELL_AT, Q_PKTS,
-    Q_PKTS_IN, Q_POLICY, Q_RED_COUNT, Q_RING_BASE, Q_RING_CAP, Q_SAMPLE_COL, QF_AVG, QF_IDLE_PACKET_NS,
+    Q_PKTS_IN, Q_POLICY, Q_RED_COUNT, Q_RED_GENTLE, Q_RING_BASE, Q_RING_CAP, Q_SAMPLE_COL, QF_AVG, QF_IDLE_PACKET_NS,
     Q_EWA, Q_FSAMPLE_COL, Q_PORT, QF_EWA_ALPHA, QF_EWA_AVG, RP_LINK_GAP_NS,
     QF_MAX_P, QF_MAX_TH, QF_MIN_TH, QF_WEIGHT, ROUTE_IP, RP_BYTES_OUT, RP_CELL_GAP_NS, RP_CELL_NS,
     RP_CELLS_OUT, RP_EVENT_AT, RP_FIRST_Q, RP_FREE_AT, RP_MEASURED, RP_MODE, RP_NQ, RP_PKTS_IN,
@@ -153,11 +153,11 @@ def admit_packet(S, p, q, v, hop, k, t):
         avg = red_average(rqf[q, QF_AVG], rq[q, Q_PKTS], rqf[q, QF_WEIGHT], t - rq[q, Q_IDLE_SINCE],
                           rqf[q, QF_IDLE_PACKET_NS])
         rqf[q, QF_AVG] = avg
-        drop, count = red_decision(avg, rq[q, Q_RED_COUNT], rqf[q, QF_MIN_TH], rqf[q, QF_MAX_TH],
-                                   rqf[q, QF_MAX_P], random_unit(S))
+        drop, forced, count = red_decision(avg, rq[q, Q_RED_COUNT], rqf[q, QF_MIN_TH], rqf[q, QF_MAX_TH],
+                                           rqf[q, QF_MAX_P], rq[q, Q_RED_GENTLE] == 1, random_unit(S))
         rq[q, Q_RED_COUNT] = count
         if drop:
-            drop_packet(S, q, v, k, Q_DROP_EARLY)
+            drop_packet(S, q, v, k, Q_DROP_FORCED if forced else Q_DROP_EARLY)
             return
     if not fits(S, q, size):
         if policy == DROP_FROM_FRONT:
@@ -361,7 +361,7 @@ def sample_packet_path(S, i, t):
         if col >= 0:
             rsample[i, col] = rq[q, Q_BYTES]
             rsample[i, col + 1] = rq[q, Q_PKTS]
-            rsample[i, col + 2] = rq[q, Q_DROP_OVERFLOW] + rq[q, Q_DROP_EARLY] + rq[q, Q_DROP_FRONT]
+            rsample[i, col + 2] = rq[q, Q_DROP_OVERFLOW] + rq[q, Q_DROP_EARLY] + rq[q, Q_DROP_FRONT] + rq[q, Q_DROP_FORCED]
             col = rq[q, Q_FSAMPLE_COL] - 1
             p = rq[q, Q_PORT]
             rfsample[i, col] = rqf[q, QF_EWA_ALPHA]
@@ -380,3 +380,5 @@ def sample_packet_path(S, i, t):
             rsample[i, col + 2] = conn[c, C_SND_UNA]
             rsample[i, col + 3] = int(ftab(S, T_CONNF)[c, F_CWND])
             rsample[i, col + 4] = conn[c, C_SND_WND]
+            rsample[i, col + 5] = flow[v, FL_DROPPED] if v < flow.shape[0] else 0
+            rsample[i, col + 6] = conn[c, C_TIMEOUTS]

@@ -44,24 +44,32 @@ def red_average(avg, queue_packets, weight, idle_ns, packet_ns):
 
 
 @jit
-def red_drop_probability(avg, count, min_th, max_th, max_p):
-    """``p_a`` for an average between the thresholds after ``count`` packets accepted since the
-    last drop (count already incremented for this one): ``p_b / (1 - count p_b)``, at most 1.
-    The spacing: drops fall about every ``1 / p_b`` packets instead of geometrically."""
-    p_b = max_p * (avg - min_th) / (max_th - min_th)
+def red_drop_probability(avg, count, min_th, max_th, max_p, gentle):
+    """``p_a`` after ``count`` packets accepted since the last drop (count already incremented for
+    this one): ``p_b / (1 - count p_b)``, at most 1. The spacing: drops fall about every ``1 / p_b``
+    packets instead of geometrically. ``p_b`` rises linearly from 0 at min_th to max_p at max_th, and
+    with ``gentle`` on from max_p at max_th to 1 at 2 max_th (Floyd, "Recommendation on using the
+    gentle_ variant of RED", 2000; not in ewa's time, a study only)."""
+    if avg < max_th:
+        p_b = max_p * (avg - min_th) / (max_th - min_th)
+    elif gentle:
+        p_b = max_p + (1.0 - max_p) * (avg - max_th) / max_th
+    else:
+        return 1.0
     if count * p_b >= 1.0:
         return 1.0
     return p_b / (1.0 - count * p_b)
 
 
 @jit
-def red_decision(avg, count, min_th, max_th, max_p, u):
-    """One arriving packet: ``(drop, new count)``, with ``u`` a uniform draw in [0, 1)."""
+def red_decision(avg, count, min_th, max_th, max_p, gentle, u):
+    """One arriving packet: ``(drop, forced, new count)``, with ``u`` a uniform draw in [0, 1);
+    ``forced``: dropped with the average at or above max_th."""
     if avg < min_th:
-        return False, -1
-    if avg >= max_th:
-        return True, 0
+        return False, False, -1
+    if avg >= (2.0 * max_th if gentle else max_th):
+        return True, True, 0
     count += 1
-    if u < red_drop_probability(avg, count, min_th, max_th, max_p):
-        return True, 0
-    return False, count
+    if u < red_drop_probability(avg, count, min_th, max_th, max_p, gentle):
+        return True, avg >= max_th, 0
+    return False, False, count

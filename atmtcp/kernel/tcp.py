@@ -31,14 +31,14 @@ from .layout import (
     C_DELACK_DEADLINE, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_QUEUED, C_DUPACKS,
     C_FAST_RETRANSMITS, C_FLAVOR, C_GRAN_NS, C_HIGH_SACK, C_HOLE_PTR, C_IN_RECOVERY,
     C_INCREASE_N, C_INCREASE_RULE, C_LAST_RCVD_SEG, C_MAX_CWND, C_MSS, C_OOO_SEGS, C_PIPE,
-    C_RCV_NXT, C_RCV_WND, C_RECOVER, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
+    C_RCV_NXT, C_RCV_WND, C_RECOVER, C_RECOVERY_OPENS, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
     C_RTT_SAMPLES, C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT, C_SB_MASK, C_SEGS_SENT, C_SND_MAX,
     C_SND_NXT, C_SND_UNA, C_SRTT, C_START_NS, C_TIMEOUTS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
-    C_MEASURE_NS, C_NLOSS, C_SCRIPTED_LOSSES, C_SEGS_RECEIVED, C_SEND_HIGH, C_SND_WND, C_TIMEOUT_GUARD,
+    C_MEASURE_NS, C_NLOSS, C_SCRIPTED_LOSSES, C_SEGS_RECEIVED, C_SEND_HIGH, C_SND_WND, C_SSTHRESH_RULE, C_TIMEOUT_GUARD,
     C_TIMESTAMPS, C_TRACE, C_TS_RECENT,
     EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
     G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, K_TS, K_WND, NEWRENO, RENO,
-    RS_L0, RS_NBLK, RS_R0, SACK, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
+    RS_L0, RS_NBLK, RS_R0, SACK, SS_BSD, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
     TR_SSTHRESH, TR_TIMEOUT, V_DATA_CELLS, V_HEADER_BYTES, VANILLA,
 )
 from .packets import transmit
@@ -186,17 +186,20 @@ def open_window(S, c):
     ``mss*mss/cwnd`` per ACK: in floating point (``float``), as 4.4BSD with its extra
     ``mss/8`` (``bsd``), in integer bytes, which stalls once ``mss*mss < cwnd``
     (``integer``; goyal1997 "A problem in slow start implementations"), or in integer bytes
-    once every N ACKs (``integer_every_n``, the slides' Solution 1).
+    once every N ACKs (``integer_every_n``, the slides' Solution 1). Slow start lasts while
+    ``cwnd < ssthresh`` (goyal1998 2: "until CWND reaches Ssthresh"); under ``bsd`` while
+    ``cwnd <= ssthresh``, 4.4BSD's ``if (cw > tp->snd_ssthresh)`` before the linear increment.
     """
     c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
     cwnd = connf[c, F_CWND]
-    if cwnd < connf[c, F_SSTHRESH]:
+    rule = conn[c, C_INCREASE_RULE]
+    ssthresh = connf[c, F_SSTHRESH]
+    if cwnd < ssthresh or (rule == INC_BSD and cwnd == ssthresh):
         cwnd += mss
     else:
-        rule = conn[c, C_INCREASE_RULE]
         if rule == INC_FLOAT:
             cwnd += mss * mss / cwnd
         elif rule == INC_BSD:
@@ -214,13 +217,22 @@ def open_window(S, c):
 
 @jit
 def halve_window(S, c):
-    """goyal1998 section 2: ``ssthresh = max{2, min{CWND/2, RCVWND}}`` in whole segments, RCVWND
-    being the window the receiver's last ACK advertised (``C_SND_WND``)."""
+    """ssthresh after a loss, in whole segments, at least two; RCVWND is the window the
+    receiver's last ACK advertised (``C_SND_WND``).
+
+    - ``half_cwnd``: goyal1998 section 2, ``ssthresh = max{2, min{CWND/2, RCVWND}}``;
+    - ``bsd``: 4.4BSD-Lite's ``min(snd_wnd, snd_cwnd) / 2 / t_maxseg`` (tcp_input.c and
+      tcp_timer.c), which differs once cwnd exceeds the advertised window.
+    """
     c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
-    half = min(connf[c, F_CWND] / 2.0, float(conn[c, C_SND_WND]))
+    wnd = float(conn[c, C_SND_WND])
+    if conn[c, C_SSTHRESH_RULE] == SS_BSD:
+        half = min(connf[c, F_CWND], wnd) / 2.0
+    else:
+        half = min(connf[c, F_CWND] / 2.0, wnd)
     connf[c, F_SSTHRESH] = max(2, int(half // mss)) * mss
 
 
@@ -515,6 +527,8 @@ def new_ack(S, c, ack, t, echo):
             conn[c, C_IN_RECOVERY] = 0  # fast recovery: cwnd = ssthresh, then linear increase
             conn[c, C_DUPACKS] = 0
             connf[c, F_CWND] = connf[c, F_SSTHRESH]
+            if conn[c, C_RECOVERY_OPENS] == 1:
+                open_window(S, c)
         elif flavor == NEWRENO:
             # partial ACK (goyal1998 5.3): retransmit the next expected segment at once;
             # deflate by the data acknowledged and add one segment back (RFC 2582).

@@ -13,6 +13,8 @@ settings). Its ``__init__`` declares:
 - ``TABLE_TARGETS`` and ``FIGURE_TARGETS``: the target ids the notebook writes as a table
   (``.md`` + ``.csv``) and as a figure (``.png``), under ``figures/<key>/``;
 - ``ORDER``: its place in shared/REPRODUCTION.md (the order of the registry and the report);
+- ``TCP_SETTINGS``: its TCP, setting by setting, with the sentence deciding each
+  (:mod:`atmtcp.tcp_settings`; the list lives in the paper's scenario module);
 - optionally ``TITLES``: titles of figure targets that have no experiment.
 
 Its reference numbers are ``data/reference/<key>.csv``. Nothing else lists the papers: this
@@ -35,6 +37,11 @@ PAPERS: dict[str, ModuleType] = _discover()
 
 EXPERIMENTS = {e.id: e for paper in PAPERS.values() for e in paper.EXPERIMENTS}
 """Every simulated target of every paper: target id -> Experiment."""
+
+
+def tcp_settings() -> dict:
+    """Paper key -> its ``TCP_SETTINGS`` (README, "What a paper leaves unsaid")."""
+    return {key: paper.TCP_SETTINGS for key, paper in PAPERS.items()}
 
 
 def paper_of(target_id: str) -> str:

@@ -3,6 +3,7 @@ TCP over ATM-UBR". See :mod:`atmtcp.papers`."""
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
 from .experiments import EXPERIMENTS  # noqa: F401
 from ...fidelity import Finding
+from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
 
 ORDER = 3
 NOTEBOOK = "cheon"

@@ -9,6 +9,7 @@ import numpy as np
 
 from ... import model as m
 from ...kernel.aal5 import packet_cells
+from ...tcp_settings import PER_SCENARIO, stated, tcp_from, unsaid
 from ...topologies import parking_lot, parking_lot_bottleneck
 
 AAL5 = m.Aal5Config(tcpip_header_bytes=40, llc_bytes=0, trailer_bytes=14)
@@ -97,17 +98,37 @@ def drop_policy(policy: str, case: str, payload: int) -> m.DropPolicy:
     raise m.ModelError("cheon", "policy", policy, f"one of {POLICIES}")
 
 
+TCP_SETTINGS = (
+    stated("increase", "bsd", 'cheon 4.1.2: "During the congestion avoidance phase, we increased TCP window '
+           'size as [8]: cwnd <- cwnd + segsize x segsize / cwnd + segsize / 8".'),
+    unsaid("ssthresh_rule", 'cheon 2 adds "the slow-start algorithm, congestion-avoidance mechanism, fast '
+           'retransmit and fast recovery algorithm" of [8] without their formulas: 4.4BSD\'s min(wnd, cwnd)/2.'),
+    unsaid("recovery_exit_opens", 'cheon 2 names "fast recovery" only: 4.4BSD deflates to ssthresh, then '
+           'opens the window as for any ACK of new data.'),
+    stated("delayed_ack", True, 'cheon 2: "a delayed acknowledgement scheme"; "Maximum waiting time for '
+           'delayed ACK".'),
+    stated("delayed_ack_max_s", PER_SCENARIO, 'cheon 4: "Maximum waiting time for delayed ACK: 12.5 msec" '
+           '(symmetric), "37.5 msec" (asymmetric).'),
+    stated("granularity_s", 1e-4, 'cheon 2: "Our TCP implementation does not use coarse-grain timers." '
+           '(the 0.1 ms tick is our choice of a fine one).'),
+    stated("min_rto_ticks", PER_SCENARIO, 'cheon 4: "Minimum TCP RTO(Retransmission Timeout): 50 msec" '
+           '(symmetric), "150 msec" (asymmetric).'),
+    unsaid("initial_rto_s", "not given: 4.4BSD's 3 s before the first RTT sample."),
+    unsaid("max_rto_s", "not given: 4.4BSD's 64 s."),
+    unsaid("timestamps", "not named: 4.4BSD times one segment per window."),
+)
+"""cheon's TCP, setting by setting (:mod:`atmtcp.tcp_settings`): OPNET 2.4's RFC 793 model with the
+congestion control of [8] (Stevens) added, one RTO timer per session, "Maximum window size of TCP:
+64 Kbytes" (65535 bytes)."""
+TIMER_GRANULARITY_S = 1e-4
+
+
 def tcp_config(case: str, payload: int) -> m.TcpConfig:
-    """cheon 2 and 4.1.2: Reno with fast retransmit and recovery, delayed ACKs with a maximum
-    wait, a minimum RTO, "Maximum window size of TCP: 64 Kbytes" (65535 bytes), one RTO timer
-    per session, and the congestion-avoidance increase cwnd += segsize^2/cwnd + segsize/8
-    (``bsd``). "Our TCP implementation does not use coarse-grain timers": the timer ticks every
-    0.1 ms (our choice of a fine granularity)."""
+    """cheon's Reno (:data:`TCP_SETTINGS`) for one case and segment size."""
     spec = CASES[case]
-    granularity = 1e-4
-    return m.TcpConfig("reno", mss=payload, rcv_wnd=65535, granularity_s=granularity,
-                       min_rto_ticks=int(round(spec["min_rto_s"] / granularity)), increase="bsd",
-                       delayed_ack=True, delayed_ack_max_s=spec["delayed_ack_s"])
+    return tcp_from("reno", TCP_SETTINGS, mss=payload, rcv_wnd=65535,
+                           min_rto_ticks=int(round(spec["min_rto_s"] / TIMER_GRANULARITY_S)),
+                           delayed_ack_max_s=spec["delayed_ack_s"])
 
 
 SLOTTED_PORTS = True

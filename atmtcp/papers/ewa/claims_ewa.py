@@ -56,10 +56,9 @@ SECTION_2 = {"Drop-from-Front": "ewa.fig7", "RED 0.02": "ewa.fig9", "RED 0.05": 
 """Section 2's runs of the scenario section 4.1 repeats with EWA ("these network parameters are identical
 to those used for comparing the Drop-Tail, Drop-from-Front, and the RED approaches in Section 2")."""
 SECTION_2_READING = (
-    " Read against section 2's disagreement: in this model Drop-Tail and Drop-from-Front already keep L1 "
-    "nearly full on this scenario (their losses are repaired by fast retransmit and the buffer of one "
-    "bandwidth-delay product keeps the pipe full; README, 'Results'), so EWA's margin in throughput here is "
-    "what is left above 0.99, not the paper's 10-25 points.")
+    " Read against section 2: in this model Drop-from-Front keeps L1 within a few points of full on this "
+    "scenario (the per-phase table of notebooks/ewa.ipynb), so EWA's margin over it in throughput is a few "
+    "points, where the paper's is 10-25; RED is far below both.")
 
 
 def _scenario_of(target: str) -> str:

@@ -1,5 +1,5 @@
-"""ewa, section 2: the targets ``ewa.fig2`` ... ``ewa.fig12`` of shared/REPRODUCTION.md, and one
-study of our own.
+"""ewa, section 2: the targets ``ewa.fig2`` ... ``ewa.fig12`` of shared/REPRODUCTION.md, and two
+studies of our own.
 
 - Figs. 2-4: connections 1, 2b and 3b on three VCs with per-VC queues at AAP-1 (``three_vc_point``):
   sequence numbers and windows every millisecond, the average throughput of each connection.
@@ -8,10 +8,13 @@ study of our own.
   (``ten_connection_point``): L1's utilization per 250 ms and per phase, each connection's share,
   sequence numbers and windows every 10 ms, AAP-1's buffer every 5 ms, packets dropped.
   The even figures (utilization) are the same runs as the odd ones (sequence numbers).
-- ``ewa.tcp_sensitivity`` (not a figure of the paper): the four policies of Figs. 5-12, seed 0,
-  under TCP settings the paper leaves open: delayed ACKs, and 4.4BSD's congestion-avoidance
-  increase (cwnd += mss*mss/cwnd + mss/8 per ACK) instead of the one segment per RTT the paper
-  describes.
+- ``ewa.tcp_sensitivity`` (not a figure of the paper): the four policies of Figs. 5-12 under the
+  other readings of the TCP settings ewa leaves unsaid (:data:`TCP_READINGS`: one segment per RTT,
+  every segment acknowledged, goyal1998's ssthresh and recovery exit, and all three), five seeds.
+- ``ewa.red_study`` (not a figure of the paper): Figs. 9-12's RED with the settings neither ewa nor the
+  RED paper fixes for this network (:data:`RED_VARIANTS`), under both readings of the TCP.
+- Every run of Figs. 5-12 also reports its loss regime (:mod:`atmtcp.papers.ewa.regime`): overflow
+  episodes, drops per connection per episode, timeouts per connection.
 
 Definitions (also in ``notebooks/ewa.ipynb``):
 
@@ -56,8 +59,9 @@ from ...metrics import fairness_index
 from ...simulate import simulate
 from .scenario import (
     CLOSE_S, DURATION_S, INTERVAL_S, MSS, N_CONNECTIONS, PHASES, POLICIES, THREE_VC_SOURCES,
-    max_tcp_throughput_mbps, ten_connection_run, three_vc_run,
+    PREVIOUS_READING, max_tcp_throughput_mbps, ten_connection_run, three_vc_run,
 )
+from .regime import regime
 
 SEEDS, QUICK_SEEDS = 10, 2
 """Runs per scenario (module docstring): seed 0 opens the connections at the paper's times (all at
@@ -66,18 +70,18 @@ RED draws from the run's seed. Every target the comparison reads has this many."
 TRACE_STEP_S = 0.01
 """Sequence numbers and windows of Figs. 5-12 are kept every 10 ms."""
 SOURCE_LABELS_3VC = [src[1:] for src, _, _, _ in THREE_VC_SOURCES]   # "1", "2b", "3b"
-TCP_VARIANTS = {
-    # label: (congestion-avoidance increase, delayed ACKs)
-    "as the paper describes": ("float", False),
-    "delayed ACKs": ("float", True),
-    "4.4BSD increase": ("bsd", False),
-    "4.4BSD increase, delayed ACKs": ("bsd", True),
+TCP_READINGS = {
+    "4.4BSD-Lite (headline)": {},
+    "one segment per RTT": {"increase": "float"},
+    "every segment ACKed": {"delayed_ack": False},
+    "goyal1998's ssthresh and recovery exit": {"ssthresh_rule": "half_cwnd", "recovery_exit_opens": False},
+    "previous reading": PREVIOUS_READING,
 }
-"""``ewa.tcp_sensitivity``'s TCP settings: ewa says congestion avoidance grows the window "at the
-rate of one segment per RTT" and says nothing of delayed ACKs (atmtcp acknowledges every segment);
-the others are what a BSD-derived TCP of the time did (ack every second segment, and the extra
-mss/8 per ACK of 4.4BSD's congestion avoidance)."""
-
+"""``ewa.tcp_sensitivity``'s TCP: the headline (:data:`atmtcp.papers.ewa.scenario.TCP_SETTINGS`, 4.4BSD-Lite
+wherever ewa is silent), each unstated setting read the other way alone, and all of them together
+(:data:`atmtcp.papers.ewa.scenario.PREVIOUS_READING`, the project's reading before its rule)."""
+SENSITIVITY_SEEDS, QUICK_SENSITIVITY_SEEDS = 5, 1
+"""Seeds per reading and policy in ``ewa.tcp_sensitivity``."""
 
 def seeds(quick: bool) -> list[int]:
     return list(range(QUICK_SEEDS if quick else SEEDS))
@@ -174,12 +178,27 @@ def summarize_ten(ds: xr.Dataset, run: m.Run) -> xr.Dataset:
     })
     out["max_tcp_throughput_mbps"] = xr.DataArray(max_tcp_throughput_mbps(), attrs=_attrs(
         "Mbit/s", "maximum TCP throughput over the AAL5 VC: utilization's denominator"))
+    found = regime(times, ds.queue_dropped_sampled.values[:, 0], ds.sampled_dropped.values,
+                   ds.sampled_timeouts.values, REGIME_AFTER_S)
+    for name, (units, text) in REGIME_VARIABLES.items():
+        out[name] = xr.DataArray(found[name], attrs={**_attrs(units, text), "after_s": REGIME_AFTER_S})
     return out
 
 
-def ten_connection_point(target: str, increase: str = "float", delayed_ack: bool = False):
+REGIME_AFTER_S = 1.0
+"""The regime is read after the first slow start (ewa 2's connections open at t = 0)."""
+REGIME_VARIABLES = {
+    "episodes": ("1", "overflow episodes at AAP-1 after 1 s (atmtcp.papers.ewa.regime)"),
+    "hits": ("1", "(episode, connection) pairs with at least one drop"),
+    "drops_per_hit": ("packet", "mean packets a connection loses in an episode that hits it"),
+    "multiple_drop_share": ("1", "share of hits with two or more drops"),
+    "timeouts_per_connection": ("1", "retransmission timeouts per connection after 1 s"),
+}
+
+
+def ten_connection_point(target: str):
     def run_point(point: dict, quick: bool) -> xr.Dataset:
-        run = ten_connection_run(target, point["seed"], increase, delayed_ack)
+        run = ten_connection_run(target, point["seed"])
         return summarize_ten(simulate(run), run)
     return run_point
 
@@ -221,16 +240,52 @@ SENSITIVITY_POLICIES = {"drop_tail": "ewa.fig5", "drop_from_front": "ewa.fig7", 
 
 
 def sensitivity_points(quick: bool) -> list[dict]:
-    variants = list(TCP_VARIANTS)
-    return grid(policy=list(SENSITIVITY_POLICIES), tcp=variants[::2] if quick else variants)
+    readings = list(TCP_READINGS)
+    return grid(policy=list(SENSITIVITY_POLICIES), tcp=[readings[0], readings[-1]] if quick else readings,
+                seed=list(range(QUICK_SENSITIVITY_SEEDS if quick else SENSITIVITY_SEEDS)))
 
 
 def sensitivity_point(point: dict, quick: bool) -> xr.Dataset:
-    increase, delayed_ack = TCP_VARIANTS[point["tcp"]]
-    run = ten_connection_run(SENSITIVITY_POLICIES[point["policy"]], 0, increase, delayed_ack)
+    run = ten_connection_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"], **TCP_READINGS[point["tcp"]])
     ds = summarize_ten(simulate(run), run)
     return ds[["utilization_phase", "fairness_phase", "share_ratio_phase", "timeouts", "fast_retransmits",
-               "packets_dropped"]]
+               "packets_dropped", *REGIME_VARIABLES]]
+
+
+RED_VARIANTS = {
+    "as stated": {},
+    "weight 0.0005": {"weight": 0.0005},
+    "weight 0.02": {"weight": 0.02},
+    "weight 0.2": {"weight": 0.2},
+    "gentle": {"gentle": True},
+    "max_th 60": {"max_th": 60.0},
+}
+"""``ewa.red_study``'s RED at AAP-1: as ewa states it (min_th 15, max_th 30, max_p, 110 packets) with the RED
+paper's weight 0.002, and what neither paper fixes for ewa's network read another way: the averaging
+weight, Floyd's later gentle ramp above max_th, and max_th (twice the stated, still inside the buffer).
+The other open choices cannot change these runs: every data packet on L1 has the same size (packet or
+byte mode count alike; no ACK passes AAP-1's queue onto L1), and the draw is made at every arrival as in
+the RED paper."""
+RED_STUDY_READINGS = {"4.4BSD-Lite (headline)": {}, "previous reading": PREVIOUS_READING}
+"""``ewa.red_study``'s TCP: the headline and the reading before the rule (:data:`TCP_READINGS`)."""
+RED_STUDY_POLICIES = {"red_0.02": "ewa.fig9", "red_0.05": "ewa.fig11"}
+
+
+def red_study_points(quick: bool) -> list[dict]:
+    variants = list(RED_VARIANTS)
+    return grid(policy=list(RED_STUDY_POLICIES), red=variants[:2] if quick else variants,
+                tcp=list(RED_STUDY_READINGS),
+                seed=list(range(QUICK_SENSITIVITY_SEEDS if quick else SENSITIVITY_SEEDS)))
+
+
+def red_study_point(point: dict, quick: bool) -> xr.Dataset:
+    run = ten_connection_run(RED_STUDY_POLICIES[point["policy"]], point["seed"], red=RED_VARIANTS[point["red"]],
+                             **RED_STUDY_READINGS[point["tcp"]])
+    ds = summarize_ten(simulate(run), run)
+    ds["mean_queue_packets"] = xr.DataArray(float(ds.queue_packets.sel(sample_time=slice(REGIME_AFTER_S, None)).mean()),
+                                            attrs=_attrs("packet", "AAP-1's queue, mean of the 5 ms samples after 1 s"))
+    return ds[["utilization_phase", "fairness_phase", "timeouts", "fast_retransmits", "drops_by_reason",
+               "mean_queue_packets", *REGIME_VARIABLES]]
 
 
 def parameters(quick: bool) -> dict:
@@ -263,5 +318,8 @@ EXPERIMENTS = [
                    parents=(target,), derive=_copy_of(target)))),
     Experiment("ewa.tcp_sensitivity", "Figs. 5-12's utilization under TCP settings the paper leaves open",
                sensitivity_points, sensitivity_point, parameters=parameters,
-               notes="variants: atmtcp.papers.ewa.experiments.TCP_VARIANTS; seed 0"),
+               notes="readings: atmtcp.papers.ewa.experiments.TCP_READINGS"),
+    Experiment("ewa.red_study", "Figs. 9-12's RED under the settings neither ewa nor the RED paper fixes",
+               red_study_points, red_study_point, parameters=parameters,
+               notes="variants: atmtcp.papers.ewa.experiments.RED_VARIANTS and RED_STUDY_READINGS"),
 ]

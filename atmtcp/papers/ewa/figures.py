@@ -190,9 +190,9 @@ def connection_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
 
 # --- our TCP study ----------------------------------------------------------------------------------------------------
 def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
-    """``ewa.tcp_sensitivity`` (seed 0): for each policy and TCP setting, L1's utilization per phase
-    beside the paper's where the text gives it, the last phase's share ratio and the timeouts of all
-    ten connections."""
+    """``ewa.tcp_sensitivity``: for each policy and reading of ewa's TCP, the mean over seeds of L1's
+    utilization per phase (beside the paper's where the text gives it), the last phase's share ratio,
+    the timeouts of all ten connections and the loss regime (:mod:`atmtcp.papers.ewa.regime`)."""
     paper = {"drop_tail": paper_utilization("ewa.fig6"), "drop_from_front": paper_utilization("ewa.fig8")}
     rows = []
     for policy in ds.policy.values:
@@ -200,10 +200,73 @@ def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
         quantities = [(f"utilization {name}", paper.get(policy, {}).get(name, np.nan),
                        at.utilization_phase.sel(phase=name)) for name, _, _ in PHASES]
         quantities += [("share ratio 15-20 s", np.nan, at.share_ratio_phase.sel(phase="15-20 s")),
-                       ("timeouts", np.nan, at.timeouts.sum("source"))]
+                       ("timeouts", np.nan, at.timeouts.sum("source")),
+                       ("drops per hit", np.nan, at.drops_per_hit),
+                       ("multiple-drop share", np.nan, at.multiple_drop_share)]
         for quantity, from_paper, values in quantities:
             rows.append({"policy": policy, "quantity": quantity, "paper": from_paper,
-                         **{tcp: float(values.sel(tcp=tcp)) for tcp in ds.tcp.values}})
+                         **{tcp: float(values.sel(tcp=tcp).mean("seed")) for tcp in ds.tcp.values}})
+    return pd.DataFrame(rows).set_index(["policy", "quantity"])
+
+
+def red_study_table(ds: xr.Dataset) -> pd.DataFrame:
+    """``ewa.red_study``: per RED max_p, variant and TCP reading, the mean over seeds of L1's utilization
+    per phase, the timeouts of all ten connections, AAP-1's mean queue after 1 s, and RED's drops: early
+    (between the thresholds) and forced (average at or above max_th, or 2 max_th when gentle)."""
+    rows = []
+    for policy in ds.policy.values:
+        for red in ds.red.values:
+            for tcp in ds.tcp.values:
+                at = ds.sel(policy=policy, red=red, tcp=tcp)
+                drops = at.drops_by_reason.mean("seed")
+                rows.append({"policy": policy, "RED": red, "TCP": tcp,
+                             **{f"utilization {name}": float(at.utilization_phase.sel(phase=name).mean())
+                                for name, _, _ in PHASES},
+                             "timeouts": float(at.timeouts.sum("source").mean()),
+                             "mean queue": float(at.mean_queue_packets.mean()),
+                             "early drops": float(drops.sel(router_drop_reason="early")),
+                             "forced drops": float(drops.sel(router_drop_reason="forced"))})
+    return pd.DataFrame(rows).set_index(["policy", "RED", "TCP"])
+
+
+def red_study_figure(ds: xr.Dataset, title: str):
+    """``ewa.red_study`` as bars: L1's utilization over the whole run (mean of the three phases, mean over
+    seeds) for each RED variant, one bar per TCP reading, one panel per max_p."""
+    table = red_study_table(ds)
+    phases = [f"utilization {name}" for name, _, _ in PHASES]
+    policies, variants, readings = list(ds.policy.values), list(ds.red.values), list(ds.tcp.values)
+    fig, axes = plt.subplots(1, len(policies), figsize=(4.2 * len(policies), 3.4), sharey=True, squeeze=False)
+    width = 0.8 / len(readings)
+    for ax, policy in zip(axes[0], policies):
+        x = np.arange(len(variants))
+        for j, tcp in enumerate(readings):
+            values = [table.loc[(policy, red, tcp), phases].mean() for red in variants]
+            ax.bar(x - 0.4 + (j + 0.5) * width, values, width, label=tcp, color=plt.cm.tab10(j))
+        ax.set_xticks(x, variants, fontsize=7, rotation=30, ha="right")
+        ax.set_title(policy.replace("_", " max_p "), fontsize=9)
+        ax.set_ylim(0, 1.05)
+    axes[0][0].set_ylabel("effective utilization of L1, 0-20 s")
+    axes[0][0].legend(fontsize=7, loc="lower left")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def regime_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
+    """ewa 2's loss regime per policy of Figs. 5-12 (:mod:`atmtcp.papers.ewa.regime`): overflow
+    episodes after 1 s, packets a connection loses in an episode that hits it, the share of such hits
+    with two or more losses, timeouts per connection after 1 s, and the last phase's share ratio;
+    each the mean over seeds with the 5th-95th percentiles of one run."""
+    rows = []
+    for target, (label, _, _) in POLICIES.items():
+        ds = data[target]
+        for quantity, values in (("episodes", ds.episodes), ("drops per hit", ds.drops_per_hit),
+                                 ("multiple-drop share", ds.multiple_drop_share),
+                                 ("timeouts per connection", ds.timeouts_per_connection),
+                                 ("share ratio 15-20 s", ds.share_ratio_phase.sel(phase="15-20 s"))):
+            low, high = interval(values.values)
+            rows.append({"policy": label, "quantity": quantity, "mean": float(values.mean()), "low": low,
+                         "high": high, "seed 0": float(values.sel(seed=0))})
     return pd.DataFrame(rows).set_index(["policy", "quantity"])
 
 

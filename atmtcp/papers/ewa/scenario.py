@@ -6,12 +6,15 @@ choice is written beside it (and in ``notebooks/ewa.ipynb``).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ... import model as m
 from ...internetwork import RouterPolicy, RouterPort
 from ...kernel.aal5 import packet_cells
 from ...metrics import max_tcp_throughput_bps
+from ...tcp_settings import BEFORE_THE_RULE, stated, tcp_from, unsaid
 from ...topologies import ewa_network
 
 KB = 1024
@@ -91,17 +94,37 @@ SAMPLE_S = 5e-3
 the payload counted at L1 between samples."""
 
 
-def tcp_config(increase: str = "float", delayed_ack: bool = False) -> m.TcpConfig:
-    """ewa 4: "The TCP model is based on the Reno version. It supports the congestion control
-    mechanism described by Jacobson, exponential back-off, enhanced round-trip time (RTT)
-    estimation based on both the mean and the variance ..., and the fast retransmit and fast
-    recovery mechanisms". Congestion avoidance adds one segment per RTT (ewa 1 and 3.1: "at the
-    rate of one segment per RTT"): ``mss*mss/cwnd`` per ACK. The paper does not mention delayed
-    ACKs: every segment is acknowledged (our choice; ``delayed_ack`` and the 4.4BSD increase rule
-    are the sensitivity study's). The minimum RTO is 2 ticks (40 ms) and the first RTO 3 s, as in
-    4.4BSD."""
-    return m.TcpConfig("reno", mss=MSS, rcv_wnd=RCV_WND, initial_ssthresh=INITIAL_SSTHRESH,
-                       granularity_s=GRANULARITY_S, increase=increase, delayed_ack=delayed_ack)
+TCP_SETTINGS = (
+    unsaid("increase", 'ewa 4: "The TCP model is based on the Reno version. It supports the congestion control '
+           'mechanism described by Jacobson [1]": the Reno of 1996-97 is 4.4BSD\'s, cwnd += mss*mss/cwnd + mss/8. '
+           '(Sections 1 and 3.1 say TCP grows "by approximately one segment every round-trip time", of TCP in '
+           "general: that reading is ewa.tcp_sensitivity's.)"),
+    unsaid("ssthresh_rule", "the same Reno: ssthresh = min(wnd, cwnd)/2 after a loss."),
+    unsaid("recovery_exit_opens", 'ewa 4 names "the fast retransmit and fast recovery mechanisms": 4.4BSD\'s '
+           "deflates to ssthresh, then opens as for any ACK of new data."),
+    unsaid("delayed_ack", "ewa 4 lists what its Reno supports and does not say whether the receiver delays "
+           "ACKs: 4.4BSD's receiver acknowledges every second segment."),
+    stated("delayed_ack_max_s", GRANULARITY_S, 'ewa 4: "we set the granularity of the timers to 20 milliseconds": '
+           "4.4BSD sends a delayed ACK at the next tick of its fast timer, so within 20 ms."),
+    stated("granularity_s", GRANULARITY_S, 'ewa 4: "we set the granularity of the timers to 20 milliseconds".'),
+    unsaid("min_rto_ticks", 'ewa 4: "exponential back-off, enhanced round-trip time (RTT) estimation based on both '
+           'the mean and the variance" without bounds: 4.4BSD\'s two ticks (40 ms).'),
+    unsaid("initial_rto_s", "not given: 4.4BSD's 3 s before the first RTT sample."),
+    unsaid("max_rto_s", "not given: 4.4BSD's 64 s."),
+    unsaid("timestamps", "not named: 4.4BSD times one segment per window."),
+)
+"""ewa's TCP, setting by setting (:mod:`atmtcp.tcp_settings`); sections 2-4 share it."""
+PREVIOUS_READING = dict(BEFORE_THE_RULE, delayed_ack=False)
+"""The reading of ewa's TCP before the project's rule (README, "What a paper leaves unsaid"): one
+segment per RTT as sections 1 and 3.1 describe TCP, every segment acknowledged, goyal1998's ssthresh
+and recovery exit. ``ewa.tcp_sensitivity`` runs it and each of its parts."""
+
+
+def tcp_config(rcv_wnd: int = RCV_WND, initial_ssthresh: int = INITIAL_SSTHRESH, **reading) -> m.TcpConfig:
+    """ewa's Reno (:data:`TCP_SETTINGS`) with 1500-byte segments ("We used a constant TCP segment size of
+    1500 bytes"), the scenario's window and initial ssthresh; ``reading`` replaces settings for the
+    sensitivity study (e.g. :data:`PREVIOUS_READING`)."""
+    return tcp_from("reno", TCP_SETTINGS, mss=MSS, rcv_wnd=rcv_wnd, initial_ssthresh=initial_ssthresh, **reading)
 
 
 def start_times(n: int, seed: int) -> list[float]:
@@ -111,22 +134,24 @@ def start_times(n: int, seed: int) -> list[float]:
     return [float(x) for x in np.random.default_rng(seed).uniform(0.0, START_JITTER_S, n)]
 
 
-def aap1_port(target: str) -> RouterPort:
-    """AAP-1's port onto L1 for one of Figs. 5-12 (its buffer and policy)."""
+def aap1_port(target: str, red: dict | None = None) -> RouterPort:
+    """AAP-1's port onto L1 for one of Figs. 5-12 (its buffer and policy); ``red`` replaces fields of
+    RED's :class:`~atmtcp.internetwork.RouterPolicy` (``ewa.red_study``)."""
     _, kind, max_p = POLICIES[target]
     if kind == "red":
-        return RouterPort(buffer_packets=RED_BUFFER_PACKETS,
-                          policy=RouterPolicy("red", RED_MIN_TH, RED_MAX_TH, max_p, RED_WEIGHT))
+        policy = RouterPolicy("red", RED_MIN_TH, RED_MAX_TH, max_p, RED_WEIGHT)
+        return RouterPort(buffer_packets=RED_BUFFER_PACKETS, policy=replace(policy, **(red or {})))
     return RouterPort(buffer_bytes=BUFFER_BYTES, policy=RouterPolicy(kind))
 
 
-def ten_connection_run(target: str, seed: int, increase: str = "float", delayed_ack: bool = False,
-                       duration_s: float = DURATION_S) -> m.Run:
-    """Figs. 5-12: ten connections from IP network 1 to IP network 2 on one VC, 10 -> 5 -> 2 open."""
+def ten_connection_run(target: str, seed: int, duration_s: float = DURATION_S, red: dict | None = None,
+                       **reading) -> m.Run:
+    """Figs. 5-12: ten connections from IP network 1 to IP network 2 on one VC, 10 -> 5 -> 2 open
+    (``reading``: TCP settings other than ewa's, :func:`tcp_config`; ``red``: see :func:`aap1_port`)."""
     sources = tuple((f"S{i + 1}", IP_DELAY_S) for i in range(N_CONNECTIONS))
     sinks = tuple((f"D{i + 1}", 0.0) for i in range(N_CONNECTIONS))
-    net = ewa_network({1: sources, 2: sinks}, aap1_port(target), atm_delays_s=(L1_DELAY_S, 0.0, 0.0, 0.0))
-    tcp = tcp_config(increase, delayed_ack)
+    net = ewa_network({1: sources, 2: sinks}, aap1_port(target, red), atm_delays_s=(L1_DELAY_S, 0.0, 0.0, 0.0))
+    tcp = tcp_config(**reading)
     starts = start_times(N_CONNECTIONS, seed)
     connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp, starts[i], stop_s=CLOSE_S.get(i))
                         for i in range(N_CONNECTIONS))

@@ -167,8 +167,7 @@ FEEDBACKS = ("linear", "log")
 
 def tcp_config(s: EwaScenario) -> m.TcpConfig:
     """Section 2's TCP with the scenario's window and initial ssthresh."""
-    return m.TcpConfig("reno", mss=MSS, rcv_wnd=s.rcv_wnd, initial_ssthresh=s.initial_ssthresh,
-                       granularity_s=scenario.GRANULARITY_S)
+    return scenario.tcp_config(s.rcv_wnd, s.initial_ssthresh)
 
 
 def opening_times(s: EwaScenario, seed: int) -> list[float]:

@@ -13,7 +13,7 @@ import xarray as xr
 from ... import model as m
 from ...simulate import simulate
 from ...topologies import n_source_network
-from ...scenarios import NETWORKS, goyal_parameters, goyal_run
+from ...scenarios import NETWORKS, goyal_parameters, goyal_run, goyal_tcp
 from ...experiment import Experiment, cwnd_trace, run_summary
 from ..goyal1998.experiments import QUICK_TABLE_SEEDS, SACK_POLICIES, TABLE_SEEDS, same_runs_as
 
@@ -53,8 +53,8 @@ def stall_run(point: dict, quick: bool) -> xr.Dataset:
     uses integer bytes (stalls at MSS*MSS), the slides' Solution 1 (every N = 4 ACKs, stall
     moves to 4*MSS*MSS, above the window) or floating point."""
     network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
-    config = m.TcpConfig("reno", rcv_wnd=NETWORKS["wan"]["rcv_wnd"], initial_ssthresh=STALL_INITIAL_SSTHRESH,
-                         increase=point["increase"], increase_every_n=4)
+    config = goyal_tcp("reno", 512, NETWORKS["wan"]["rcv_wnd"], initial_ssthresh=STALL_INITIAL_SSTHRESH,
+                       increase=point["increase"], increase_every_n=4)
     run = m.Run(network, (m.Connection("S1", "D1", config),), 12.0 if quick else 15.0,
                 trace=m.TraceConfig(connections=(0,)))
     ds = simulate(run)

@@ -3,6 +3,7 @@ over the ATM-UBR service" (Computer Communications 21, 1998). See :mod:`atmtcp.p
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
 from .experiments import EXPERIMENTS  # noqa: F401
 from ...fidelity import Finding
+from ...scenarios import TCP_SETTINGS  # noqa: F401  (the package interface)
 
 ORDER = 1
 NOTEBOOK = "goyal1998"

@@ -29,7 +29,7 @@ from ...simulate import simulate
 from ...topologies import n_source_network
 from ...scenarios import (
     BUFFER_FACTORS, CELL_ASSUMPTIONS, HEADLINE_CONTENTION, JITTER_S, NETWORKS, buffer_cells, goyal_parameters,
-    goyal_run,
+    goyal_run, goyal_tcp,
 )
 from ...experiment import Experiment, cwnd_trace, grid, run_summary, summarize, with_buffer_cells
 
@@ -181,7 +181,7 @@ with ssthresh = 64 KB, has been in congestion avoidance for about 10 RTTs."""
 def scripted_loss_run(tcp: str, lost: tuple[int, ...], duration_s: float) -> m.Run:
     """One WAN connection (30 ms propagation RTT, infinite buffers) losing ``lost``."""
     network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
-    config = m.TcpConfig(tcp, rcv_wnd=NETWORKS["wan"]["rcv_wnd"], initial_ssthresh=65536)
+    config = goyal_tcp(tcp, 512, NETWORKS["wan"]["rcv_wnd"], initial_ssthresh=65536)
     connection = m.Connection("S1", "D1", config, 0.0, lost)
     return m.Run(network, (connection,), duration_s, trace=m.TraceConfig(connections=(0,)))
 
@@ -253,7 +253,7 @@ def sack_bound_scenario(lost: int) -> m.Run:
     segments in flight (see :data:`SACK_BOUND_FIRST_LOST`)."""
     network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
     window = SACK_BOUND_WINDOW * 512
-    config = m.TcpConfig("sack", mss=512, rcv_wnd=window, initial_ssthresh=window)
+    config = goyal_tcp("sack", 512, window, initial_ssthresh=window)
     lost_segments = tuple(range(SACK_BOUND_FIRST_LOST, SACK_BOUND_FIRST_LOST + lost))
     return m.Run(network, (m.Connection("S1", "D1", config, 0.0, lost_segments),), SACK_BOUND_DURATION_S,
                  trace=m.TraceConfig(connections=(0,)))

@@ -30,7 +30,7 @@ from ...kernel.aal5 import packet_cells
 from ...simulate import simulate
 from .scenario import (
     AAL5, BOTTLENECK, BUFFERS, CELL_S, DISCIPLINES, MSS, NOMINAL_RTT_S, ack_delays, beta,
-    discipline_port, external_rtts, good_throughput, lakshman_run, link_delays, red_port,
+    PREVIOUS_READING, discipline_port, external_rtts, good_throughput, lakshman_run, link_delays, red_port,
 )
 
 DURATION_S = 40.0
@@ -151,9 +151,9 @@ def summarize_run(ds: xr.Dataset, run: m.Run, rtts_s) -> xr.Dataset:
     }, coords={"source": np.arange(len(rtts_s))})
 
 
-def simulate_point(rtts_s, port: m.PortConfig, seed: int, quick: bool) -> xr.Dataset:
+def simulate_point(rtts_s, port: m.PortConfig, seed: int, quick: bool, reading: dict | None = None) -> xr.Dataset:
     duration, warmup = run_length(quick)
-    run = lakshman_run(rtts_s, port, seed, duration, warmup)
+    run = lakshman_run(rtts_s, port, seed, duration, warmup, reading=reading)
     return summarize_run(simulate(run), run, rtts_s)
 
 
@@ -192,6 +192,24 @@ def seed_statistics(ds: xr.Dataset) -> xr.Dataset:
 
 def individual(parent: str, disciplines: tuple[str, ...]):
     return lambda parents: parents[parent].sel(discipline=list(disciplines))
+
+
+# --- the other reading of lakshman's TCP ------------------------------------------------------------------------
+TCP_READINGS = {"4.4BSD-Lite (headline)": {}, "previous reading": PREVIOUS_READING}
+"""``lakshman.tcp_sensitivity``'s TCP: the headline (4.3-Reno as 4.4BSD-Lite implements it, the project's rule)
+and the reading before the rule (:data:`atmtcp.papers.lakshman.scenario.PREVIOUS_READING`)."""
+SENSITIVITY_CASES, SENSITIVITY_SEEDS = ("lakshman.fig2", "lakshman.fig10"), (1, 2, 3, 4, 5)
+
+
+def sensitivity_points(quick: bool) -> list[dict]:
+    return grid(tcp=list(TCP_READINGS), case=list(SENSITIVITY_CASES), discipline=list(DISCIPLINES),
+                buffer=buffers(quick), seed=seeds(quick) if quick else list(SENSITIVITY_SEEDS))
+
+
+def sensitivity_point(point: dict, quick: bool) -> xr.Dataset:
+    rtts, _ = TOTAL_FIGURES[point["case"]]
+    return simulate_point(rtts, discipline_port(point["discipline"], point["buffer"]), point["seed"], quick,
+                          TCP_READINGS[point["tcp"]])[["total_throughput", "timeouts", "fast_retransmits"]]
 
 
 # --- Figs. 11-14: RED ---------------------------------------------------------------------------------------
@@ -325,6 +343,9 @@ EXPERIMENTS = [
       for target, (parent, disciplines, title) in INDIVIDUAL_FIGURES.items()),
     *(Experiment(target, title, red_points(ones), red_runner(target), finish=seed_statistics, parameters=parameters)
       for target, (_, _, ones, title) in RED_FIGURES.items()),
+    Experiment("lakshman.tcp_sensitivity", "Figs. 2 and 10's total throughput under both readings of lakshman's TCP",
+               sensitivity_points, sensitivity_point, finish=with_beta, parameters=parameters,
+               notes="readings: atmtcp.papers.lakshman.experiments.TCP_READINGS; seeds 1-5"),
     Experiment("lakshman.fig14", "Frame-level RED against RED_full/RED_one, 6 sources, 2304 cells", fig14_points,
                fig14_run, finish=seed_statistics, parameters=parameters),
     Experiment("lakshman.early_warning", "From a drop at the bottleneck to the fast retransmit, front vs tail",

@@ -73,6 +73,46 @@ def total_table(ds: xr.Dataset) -> pd.DataFrame:
     return pd.DataFrame(rows, index=index).round(3)
 
 
+# --- lakshman.tcp_sensitivity: both readings of lakshman's TCP ------------------------------------------------
+def sensitivity_figure(ds: xr.Dataset, title: str):
+    """``lakshman.tcp_sensitivity``: total throughput against the buffer (mean over seeds), one panel per case,
+    the headline TCP in solid lines and the reading before the rule dashed, one colour per discipline."""
+    cases = list(ds.case.values)
+    fig, axes = plt.subplots(1, len(cases), figsize=(5.6 * len(cases), 4.0), sharey=True, squeeze=False)
+    b = ds.buffer.values
+    for ax, case in zip(axes[0], cases):
+        for tcp, line in zip(ds.tcp.values, ("-", ":")):
+            for k in ds.discipline.values:
+                color, marker, _ = STYLE[k]
+                mean = ds.total_throughput.sel(case=case, tcp=tcp, discipline=k).mean("seed")
+                ax.plot(b, mean, line, marker=marker, ms=3, color=color, label=f"{LABELS[k]}, {tcp}")
+        ax.set_title(case, fontsize=9)
+        ax.set_xlabel("bottleneck buffer (cells)")
+        ax.grid(alpha=0.3)
+        ax.set_ylim(0, 1.02)
+        _beta_axis(ax)
+    axes[0][0].set_ylabel("normalized good throughput")
+    axes[0][-1].legend(fontsize=6, loc="lower right", title=_seed_note(ds), title_fontsize=6)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
+    """``lakshman.tcp_sensitivity`` per case, reading and buffer: each discipline's total throughput and the
+    timeouts per run (means over the seeds)."""
+    rows = []
+    for case in ds.case.values:
+        for tcp in ds.tcp.values:
+            for buffer in ds.buffer.values:
+                at = ds.sel(case=case, tcp=tcp, buffer=buffer)
+                rows.append({"case": case, "TCP": tcp, "buffer": int(buffer),
+                             **{LABELS[k]: float(at.total_throughput.sel(discipline=k).mean("seed"))
+                                for k in ds.discipline.values},
+                             "timeouts per run": float(at.timeouts.mean())})
+    return pd.DataFrame(rows).set_index(["case", "TCP", "buffer"]).round(3)
+
+
 # --- Figs. 4, 5, 8, 9: individual throughputs ----------------------------------------------------------------
 def individual_figure(ds: xr.Dataset, title: str):
     """Each source's good throughput against the buffer for the two disciplines of the figure; colour:

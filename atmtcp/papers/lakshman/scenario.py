@@ -10,6 +10,7 @@ import numpy as np
 from ... import model as m
 from ...compiler import cell_time_ns
 from ...kernel.aal5 import packet_cells
+from ...tcp_settings import BEFORE_THE_RULE, stated, tcp_from, unsaid
 from ...topologies import DS3_PLCP_BPS, DS3_PLCP_CELLS_PER_S, ROUTER_ADSU_BOTTLENECK, router_adsu_switch
 
 BUFFERS = (256, 1152, 2304, 3456, 4608, 5760, 6912, 8064, 9216, 11520, 14400, 17280, 20160, 23040)
@@ -151,24 +152,48 @@ def external_rtts(rtts_s, delays: np.ndarray) -> np.ndarray:
     return np.array([d + path_round_trip_s(delays, n, i) for i, d in enumerate(ack_delays(rtts_s, delays))])
 
 
-def tcp_config(ack_delay_s: float) -> m.TcpConfig:
-    """lakshman 3: "a version of TCP-Reno, which includes the fast retransmit option and a method for
-    reducing the incidence of slow start" (fast recovery), the timestamp option with RTT estimates
-    "ignoring ambiguous ACKs" (``timestamps``), window scaling and a window never limited by the end
-    systems (:data:`RECEIVER_WINDOW`), a fine timer (:data:`TIMER_GRANULARITY_S`), and the receiver
-    that "ACKs every packet" after a fixed delay ("not the same as using the 'delayed ACK sending'")."""
-    return m.TcpConfig("reno", mss=MSS, rcv_wnd=RECEIVER_WINDOW, granularity_s=TIMER_GRANULARITY_S,
-                       timestamps=True, ack_delay_s=ack_delay_s)
+TCP_SETTINGS = (
+    unsaid("increase", 'lakshman 3: "a version of TCP-Reno ... proposed by Van Jacobson in 1990 [6]" ([6]: '
+           '"Berkeley TCP evolution from 4.3-tahoe to 4.3-reno"), whose increase 4.4BSD keeps: '
+           'cwnd += mss*mss/cwnd + mss/8.'),
+    unsaid("ssthresh_rule", "the same 4.3-Reno: ssthresh = min(wnd, cwnd)/2 after a loss."),
+    unsaid("recovery_exit_opens", 'the same 4.3-Reno\'s "method for reducing the incidence of slow start": '
+           "deflate to ssthresh, then open as for any ACK of new data."),
+    stated("delayed_ack", False, 'lakshman 3: "The TCP receiver on the destination side, ACKs every packet"; '
+           '"We did not use this \'delayed ACK sending\' mode".'),
+    unsaid("delayed_ack_max_s", "never used: no delayed ACKs."),
+    stated("granularity_s", TIMER_GRANULARITY_S, 'lakshman 3: "We used a timer with much finer granularity '
+           'than the typical 500 ms" (10 ms is our choice, :data:`TIMER_GRANULARITY_S`).'),
+    unsaid("min_rto_ticks", "not given: 4.4BSD's two ticks."),
+    unsaid("initial_rto_s", "not given: 4.4BSD's 3 s before the first RTT sample."),
+    unsaid("max_rto_s", "not given: 4.4BSD's 64 s."),
+    stated("timestamps", True, 'lakshman 3: "We also assumed the timestamp option"; "Round trip times were '
+           'estimated ignoring ambiguous ACKs as in [8]".'),
+)
+"""lakshman's TCP, setting by setting (:mod:`atmtcp.tcp_settings`)."""
+
+
+PREVIOUS_READING = BEFORE_THE_RULE
+"""lakshman's TCP as the project read it before the rule: one segment per RTT in floating point, goyal1998's
+ssthresh and recovery exit (``lakshman.tcp_sensitivity``)."""
+
+
+def tcp_config(ack_delay_s: float, **reading) -> m.TcpConfig:
+    """lakshman's Reno (:data:`TCP_SETTINGS`) with window scaling and a window never limited by the
+    end systems (:data:`RECEIVER_WINDOW`), and the fixed delay before each ACK (lakshman 3: "The ACK
+    is delayed by a specified value"; "not the same as using the 'delayed ACK sending'"); ``reading``
+    replaces settings for the sensitivity study (:data:`PREVIOUS_READING`)."""
+    return tcp_from("reno", TCP_SETTINGS, mss=MSS, rcv_wnd=RECEIVER_WINDOW, ack_delay_s=ack_delay_s, **reading)
 
 
 def lakshman_run(rtts_s, port: m.PortConfig, seed: int, duration_s: float, warmup_s: float,
-                 trace: m.TraceConfig | None = None) -> m.Run:
+                 trace: m.TraceConfig | None = None, reading: dict | None = None) -> m.Run:
     """One run of the paper's system with one connection per entry of ``rtts_s`` (external RTTs in
     seconds), all starting at t = 0 ("the TCP sources always have data to send")."""
     n = len(rtts_s)
     delays = link_delays(n, seed)
     network = router_adsu_switch(n, delays, port)
-    connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp_config(d))
+    connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp_config(d, **(reading or {})))
                         for i, d in enumerate(ack_delays(rtts_s, delays)))
     return m.Run(network, connections, duration_s, seed=seed, aal5=AAL5, trace=trace or m.TraceConfig(),
                  warmup_s=warmup_s)

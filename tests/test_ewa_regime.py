@@ -1,0 +1,40 @@
+"""ewa section 2's loss regime (atmtcp.papers.ewa.regime) on hand-made samples, and on a run."""
+import numpy as np
+
+from atmtcp.papers.ewa import scenario
+from atmtcp.papers.ewa.experiments import summarize_ten
+from atmtcp.papers.ewa.regime import drops_per_episode, overflow_episodes, regime
+from atmtcp.simulate import simulate
+
+
+def test_bursts_less_than_the_gap_apart_are_one_episode():
+    times = np.arange(12) * 0.005
+    total = np.array([0, 0, 2, 3, 3, 3, 3, 3, 3, 3, 3, 5])       # drops at samples 2, 3 and 11
+    assert overflow_episodes(times, total, gap_s=0.02) == [(2, 3), (11, 11)]
+    assert overflow_episodes(times, total, gap_s=0.1) == [(2, 11)]
+
+
+def test_drops_per_episode_counts_each_connections_losses_in_its_samples():
+    per = np.array([[0, 0], [0, 0], [1, 1], [2, 1], [2, 1], [2, 3]])   # cumulative, two connections
+    assert drops_per_episode(per, [(2, 3), (5, 5)]).tolist() == [[2, 1], [0, 2]]
+
+
+def test_regime_of_hand_made_samples():
+    times = np.arange(6) * 0.005
+    per = np.array([[0, 0], [0, 0], [1, 1], [2, 1], [2, 1], [2, 3]])
+    timeouts = np.array([[0, 0]] * 4 + [[1, 0]] * 2)
+    found = regime(times, per.sum(1), per, timeouts, after_s=0.0)
+    assert found["episodes"] == 1 and found["hits"] == 2           # one episode (gap 50 ms), both hit
+    assert found["drops_per_hit"] == 2.5 and found["multiple_drop_share"] == 1.0   # 2 and 3 drops
+    assert found["timeouts_per_connection"] == 0.5
+
+
+def test_the_previous_reading_loses_one_packet_per_overflow_the_headline_several():
+    """ewa 2 needs several losses per connection per overflow; one segment per round trip and every
+    segment acknowledged give one (fast retransmit repairs it), 4.4BSD-Lite's Reno several."""
+    drops = {}
+    for name, reading in (("headline", {}), ("previous", scenario.PREVIOUS_READING)):
+        run = scenario.ten_connection_run("ewa.fig5", 0, duration_s=6.0, **reading)
+        drops[name] = float(summarize_ten(simulate(run), run).drops_per_hit)
+    assert drops["previous"] < 1.2
+    assert drops["headline"] > 2.0
