@@ -1,6 +1,6 @@
 """What every experiment is made of: a grid of points, a run per point, a reduction.
 
-An :class:`Experiment` is named by its target id of shared/REPRODUCTION.md. Its
+An :class:`Experiment` is named by its target id (``atmtcp list``). Its
 ``points(quick)`` lists the grid points (dicts whose keys become the Dataset's
 dimensions); ``run_point(point, quick)`` simulates one point and reduces it to a small
 Dataset without grid dimensions; :func:`atmtcp.runner.assemble` stacks the points.

@@ -39,6 +39,7 @@ from tqdm.auto import tqdm
 
 from . import __version__
 from .experiments import EXPERIMENTS
+from .papers import citation, paper_of
 from .dependencies import experiment_hash
 from .kernel.sources import hash_sources
 from .simulate import warm_kernel
@@ -243,7 +244,8 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
         "source": f"atmtcp {__version__} ({git_revision()}), numba discrete-event simulation",
         "history": f"{datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')} "
                    f"atmtcp experiment {experiment_id}{' --quick' if quick else ''}",
-        "references": "shared/REPRODUCTION.md; data/reference/" + experiment_id.split(".")[0] + ".csv",
+        "references": f"{citation(paper_of(experiment_id))} The paper's numbers: data/reference/"
+                      f"{paper_of(experiment_id)}.csv",
         "target": experiment_id, "quick": int(quick), "mode": "quick" if quick else "full",
         "atmtcp_version": __version__, "notes": exp.notes,
         **{key: value for key, value in exp.attrs.items()},

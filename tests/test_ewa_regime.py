@@ -38,3 +38,14 @@ def test_the_previous_reading_loses_one_packet_per_overflow_the_headline_several
         drops[name] = float(summarize_ten(simulate(run), run).drops_per_hit)
     assert drops["previous"] < 1.2
     assert drops["headline"] > 2.0
+
+
+def test_two_way_traffic_adds_the_reverse_connections_and_aap2s_port():
+    """ewa.two_way_study: ten more connections D_i -> S_i that deliver data, and AAP-2's port onto L2
+    with AAP-1's buffer and policy; the ten forward connections stay the first ten."""
+    run = scenario.ten_connection_run("ewa.fig5", 0, duration_s=2.0, two_way=True)
+    assert [(c.src, c.dst) for c in run.connections[10:]] == [(f"D{i}", f"S{i}") for i in range(1, 11)]
+    ports = dict(run.network.router_ports)
+    assert ports["AAP2->ATM"] == ports["AAP1->ATM"]
+    ds = simulate(run)
+    assert (ds.goodput_bps.values[10:] > 0).all() and (ds.goodput_bps.values[:10] > 0).all()

@@ -14,7 +14,7 @@ from atmtcp.scenarios import JITTER_S, NETWORKS, goyal_run, policy_config
 from atmtcp.papers.goyal1998.experiments import SACK_BOUND_WINDOW, sack_bound, sack_bound_points, sack_bound_rtts
 from atmtcp.runner import assemble, build_dataset, load_results, result_path, run_experiment, write_atomically
 
-GOYAL_TARGETS = [  # every goyal id of shared/REPRODUCTION.md
+GOYAL_TARGETS = [  # every goyal id of the papers' tables and figures
     "goyal1998.table1", "goyal1998.table2", "goyal1998.table3", "goyal1998.table4", "goyal1998.table5",
     "goyal1998.table6", "goyal1998.table7", "goyal1998.table8", "goyal1998.table9",
     "goyal1998.fba_factorial", "goyal1998.sd_z_sweep", "goyal1998.many_sources", "goyal1998.fig2",
@@ -24,7 +24,7 @@ GOYAL_TARGETS = [  # every goyal id of shared/REPRODUCTION.md
 
 
 def test_every_target_has_an_experiment():
-    """Each goyal target id of REPRODUCTION.md is an experiment of the same name."""
+    """Each goyal target id of the papers' tables and figures is an experiment of the same name."""
     assert set(GOYAL_TARGETS) <= set(EXPERIMENTS)
 
 

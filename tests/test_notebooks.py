@@ -91,6 +91,7 @@ def test_ewa_notebook_runs_in_quick_mode(tmp_path):
     names = [f"ewa.fig{n}.png" for n in range(2, 40)] + ["ewa.fig4.md", "ewa.fig4.csv", "ewa.tcp_sensitivity.png",
                                                          "ewa.tcp_sensitivity.md", "ewa.fig13.md", "ewa.fig13.csv",
                                                          "ewa.ssthresh_study.png", "ewa.red_study.png", "ewa.red_study.md",
+                                                         "ewa.two_way_study.png", "ewa.two_way_study.md",
                                                          "ewa.regime.md"]
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
     for name in names:

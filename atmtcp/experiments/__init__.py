@@ -1,5 +1,5 @@
 """The registry of every simulated target: :data:`EXPERIMENTS` maps a target id of
-shared/REPRODUCTION.md to its :class:`~atmtcp.experiment.Experiment`, collected from the
+``atmtcp list`` to its :class:`~atmtcp.experiment.Experiment`, collected from the
 paper packages (:mod:`atmtcp.papers`)."""
 from ..experiment import Experiment
 from ..papers import EXPERIMENTS

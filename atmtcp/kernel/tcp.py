@@ -1,6 +1,6 @@
 """TCP sender and receiver over one flow-state row (``conn[c, :]``, ``connf[c, :]``).
 
-The four flavours are rows of a table over three axes (STYLE.md, after ns-3):
+The four flavours are rows of a table over three axes (after ns-3's TCP):
 
 ============  =====================  ==============================
 flavour       loss detection         recovery

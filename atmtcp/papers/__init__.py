@@ -1,5 +1,5 @@
 """One package per paper: ``atmtcp/papers/<key>/``, the key being the prefix of the paper's
-target ids in shared/REPRODUCTION.md (``goyal1998``, ``goyal1997``, ``cheon``, ...).
+target ids (``goyal1998``, ``goyal1997``, ``cheon``, ...).
 
 A paper's package holds everything of that paper a reader may want to open:
 ``experiments.py`` (its runs and their reductions), ``claims.py`` (its sentences as checks),
@@ -12,7 +12,7 @@ settings). Its ``__init__`` declares:
   papers may share one (goyal1997's slides are rendered with goyal1998);
 - ``TABLE_TARGETS`` and ``FIGURE_TARGETS``: the target ids the notebook writes as a table
   (``.md`` + ``.csv``) and as a figure (``.png``), under ``figures/<key>/``;
-- ``ORDER``: its place in shared/REPRODUCTION.md (the order of the registry and the report);
+- ``ORDER``: its place in the registry and the report (the papers' chronological reading order);
 - ``TCP_SETTINGS``: its TCP, setting by setting, with the sentence deciding each
   (:mod:`atmtcp.tcp_settings`; the list lives in the paper's scenario module);
 - optionally ``TITLES``: titles of figure targets that have no experiment.
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from types import ModuleType
 
 def _discover() -> dict[str, ModuleType]:
@@ -33,7 +34,7 @@ def _discover() -> dict[str, ModuleType]:
 
 
 PAPERS: dict[str, ModuleType] = _discover()
-"""Paper key -> its package, in the order of shared/REPRODUCTION.md (each package's ``ORDER``)."""
+"""Paper key -> its package, in the order of each package's ``ORDER``."""
 
 EXPERIMENTS = {e.id: e for paper in PAPERS.values() for e in paper.EXPERIMENTS}
 """Every simulated target of every paper: target id -> Experiment."""
@@ -42,6 +43,13 @@ EXPERIMENTS = {e.id: e for paper in PAPERS.values() for e in paper.EXPERIMENTS}
 def tcp_settings() -> dict:
     """Paper key -> its ``TCP_SETTINGS`` (README, "What a paper leaves unsaid")."""
     return {key: paper.TCP_SETTINGS for key, paper in PAPERS.items()}
+
+
+def citation(key: str) -> str:
+    """The paper's reference as its package docstring opens: authors, title and venue."""
+    first = " ".join(PAPERS[key].__doc__.split("\n\n")[0].split())
+    quoted = re.match(r'.*?"[^"]+"(?: \([^)]*\))?', first)
+    return (quoted.group(0) if quoted else first.split(" See :mod:")[0].rstrip(".")) + "."
 
 
 def paper_of(target_id: str) -> str:

@@ -1,6 +1,6 @@
 """cheon: "Early Selective Packet Discard for Alternating Resource Access of TCP over ATM-UBR".
 
-Every target of shared/REPRODUCTION.md whose id starts with ``cheon.``:
+Every target whose id starts with ``cheon.``:
 
 - Tables 1-4: RCD, PPD, EPD, ESPD on the symmetric and asymmetric parking lot, 500- and
   1500-byte packets; Table 5: EPD and ESPD on the Appendix's 4-switch network. Each table

@@ -13,9 +13,9 @@ ORDER = 5
 NOTEBOOK = "ewa"
 EXPERIMENTS = SECTION_2_EXPERIMENTS + EWA_EXPERIMENTS
 CLAIMS = SECTION_2_CLAIMS + EWA_CLAIMS
-TABLE_TARGETS = ["ewa.fig4", "ewa.tcp_sensitivity", "ewa.red_study", "ewa.fig13"]
+TABLE_TARGETS = ["ewa.fig4", "ewa.tcp_sensitivity", "ewa.two_way_study", "ewa.red_study", "ewa.fig13"]
 """Fig. 4 (average throughput per connection), our TCP and RED studies and Fig. 13's statistics are also tables."""
-FIGURE_TARGETS = [f"ewa.fig{n}" for n in range(2, 40)] + ["ewa.tcp_sensitivity", "ewa.red_study"]
+FIGURE_TARGETS = [f"ewa.fig{n}" for n in range(2, 40)] + ["ewa.tcp_sensitivity", "ewa.two_way_study", "ewa.red_study"]
 
 FINDINGS = [
     Finding("ewa", "During the first 10 secs the utilization is approximately 70%. The throughput loss is mainly due "

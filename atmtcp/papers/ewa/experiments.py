@@ -1,4 +1,4 @@
-"""ewa, section 2: the targets ``ewa.fig2`` ... ``ewa.fig12`` of shared/REPRODUCTION.md, and two
+"""ewa, section 2: the targets ``ewa.fig2`` ... ``ewa.fig12``, and three
 studies of our own.
 
 - Figs. 2-4: connections 1, 2b and 3b on three VCs with per-VC queues at AAP-1 (``three_vc_point``):
@@ -11,6 +11,9 @@ studies of our own.
 - ``ewa.tcp_sensitivity`` (not a figure of the paper): the four policies of Figs. 5-12 under the
   other readings of the TCP settings ewa leaves unsaid (:data:`TCP_READINGS`: one segment per RTT,
   every segment acknowledged, goyal1998's ssthresh and recovery exit, and all three), five seeds.
+- ``ewa.two_way_study`` (not a figure of the paper): the four policies with ten more connections the
+  other way, under both readings of the TCP (:data:`TWO_WAY_READINGS`): what two-way traffic does to
+  the ACK clock and the loss regime.
 - ``ewa.red_study`` (not a figure of the paper): Figs. 9-12's RED with the settings neither ewa nor the
   RED paper fixes for this network (:data:`RED_VARIANTS`), under both readings of the TCP.
 - Every run of Figs. 5-12 also reports its loss regime (:mod:`atmtcp.papers.ewa.regime`): overflow
@@ -288,6 +291,32 @@ def red_study_point(point: dict, quick: bool) -> xr.Dataset:
                "mean_queue_packets", *REGIME_VARIABLES]]
 
 
+TWO_WAY_READINGS = {
+    "4.4BSD-Lite (headline)": ({}, False),
+    "4.4BSD-Lite, two-way traffic": ({}, True),
+    "previous reading": (PREVIOUS_READING, False),
+    "previous reading, two-way traffic": (PREVIOUS_READING, True),
+}
+"""``ewa.two_way_study``'s runs: each reading of the TCP, alone and with two-way traffic
+(:func:`atmtcp.papers.ewa.scenario.ten_connection_run`'s ``two_way``): what a real network does to the
+perfect ACK clock of the paper's one-way scenario."""
+
+
+def two_way_points(quick: bool) -> list[dict]:
+    readings = list(TWO_WAY_READINGS)
+    return grid(policy=list(SENSITIVITY_POLICIES)[:2] if quick else list(SENSITIVITY_POLICIES),
+                tcp=readings[:2] if quick else readings,
+                seed=list(range(QUICK_SENSITIVITY_SEEDS if quick else SENSITIVITY_SEEDS)))
+
+
+def two_way_point(point: dict, quick: bool) -> xr.Dataset:
+    reading, two_way = TWO_WAY_READINGS[point["tcp"]]
+    run = ten_connection_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"], two_way=two_way, **reading)
+    ds = summarize_ten(simulate(run).isel(source=slice(0, N_CONNECTIONS)), run)
+    return ds[["utilization_phase", "fairness_phase", "share_ratio_phase", "timeouts", "fast_retransmits",
+               "packets_dropped", *REGIME_VARIABLES]]
+
+
 def parameters(quick: bool) -> dict:
     """The fixed parameters of every ewa run, as netCDF attributes."""
     return {"mss_bytes": MSS, "duration_s": DURATION_S, "interval_s": INTERVAL_S,
@@ -319,6 +348,9 @@ EXPERIMENTS = [
     Experiment("ewa.tcp_sensitivity", "Figs. 5-12's utilization under TCP settings the paper leaves open",
                sensitivity_points, sensitivity_point, parameters=parameters,
                notes="readings: atmtcp.papers.ewa.experiments.TCP_READINGS"),
+    Experiment("ewa.two_way_study", "Figs. 5-12 with two-way traffic: the ACK clock of a real network",
+               two_way_points, two_way_point, parameters=parameters,
+               notes="runs: atmtcp.papers.ewa.experiments.TWO_WAY_READINGS; the ten connections' numbers"),
     Experiment("ewa.red_study", "Figs. 9-12's RED under the settings neither ewa nor the RED paper fixes",
                red_study_points, red_study_point, parameters=parameters,
                notes="variants: atmtcp.papers.ewa.experiments.RED_VARIANTS and RED_STUDY_READINGS"),

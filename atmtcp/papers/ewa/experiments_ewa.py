@@ -1,4 +1,4 @@
-"""ewa sections 3 and 4: the targets ``ewa.fig13`` ... ``ewa.fig39`` of shared/REPRODUCTION.md.
+"""ewa sections 3 and 4: the targets ``ewa.fig13`` ... ``ewa.fig39``.
 
 - Fig. 13 (``overcorrection_point``): N connections in congestion avoidance, alpha fixed at 1, the
   linear feedback (eq. 3.3) beside the logarithmic one (eq. 3.4): AAP-1's buffer over time and its

@@ -144,17 +144,30 @@ def aap1_port(target: str, red: dict | None = None) -> RouterPort:
     return RouterPort(buffer_bytes=BUFFER_BYTES, policy=RouterPolicy(kind))
 
 
+REVERSE_CONNECTIONS = 10
+"""``ewa.two_way_study``: persistent connections D1 -> S1, ... beside the ten, not in the paper."""
+
+
 def ten_connection_run(target: str, seed: int, duration_s: float = DURATION_S, red: dict | None = None,
-                       **reading) -> m.Run:
+                       two_way: bool = False, **reading) -> m.Run:
     """Figs. 5-12: ten connections from IP network 1 to IP network 2 on one VC, 10 -> 5 -> 2 open
-    (``reading``: TCP settings other than ewa's, :func:`tcp_config`; ``red``: see :func:`aap1_port`)."""
+    (``reading``: TCP settings other than ewa's, :func:`tcp_config`; ``red``: see :func:`aap1_port`).
+
+    ``two_way`` (``ewa.two_way_study``, not in the paper) adds :data:`REVERSE_CONNECTIONS` persistent
+    connections the other way, D1 -> S1, ..., after the ten, and gives AAP-2's port onto L2 the same
+    buffer and policy as AAP-1's: their data then share that port with the ACKs of the ten (the ACK
+    clock is no longer perfect), and their ACKs share AAP-1's queue with the ten's data."""
     sources = tuple((f"S{i + 1}", IP_DELAY_S) for i in range(N_CONNECTIONS))
     sinks = tuple((f"D{i + 1}", 0.0) for i in range(N_CONNECTIONS))
     net = ewa_network({1: sources, 2: sinks}, aap1_port(target, red), atm_delays_s=(L1_DELAY_S, 0.0, 0.0, 0.0))
+    if two_way:
+        net = replace(net, router_ports=net.router_ports + (("AAP2->ATM", aap1_port(target, red)),))
     tcp = tcp_config(**reading)
     starts = start_times(N_CONNECTIONS, seed)
     connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp, starts[i], stop_s=CLOSE_S.get(i))
                         for i in range(N_CONNECTIONS))
+    if two_way:
+        connections += tuple(m.Connection(f"D{i + 1}", f"S{i + 1}", tcp, starts[i]) for i in range(REVERSE_CONNECTIONS))
     trace = m.TraceConfig(ports=("AAP1->ATM",), sample_interval_s=SAMPLE_S)
     return m.Run(net, connections, duration_s, seed=seed, aal5=AAL5, trace=trace)
 

@@ -1,6 +1,6 @@
 """goyal1998: "Improving the performance of TCP over the ATM-UBR service".
 
-Every target of shared/REPRODUCTION.md whose id starts with ``goyal1998.``. Choices the
+Every target whose id starts with ``goyal1998.``. Choices the
 paper leaves open are written where they are made (see also :mod:`atmtcp.scenarios`):
 
 - Tables 1-7 (and goyal1997's satellite tables): the paper ran one simulation per cell, "All TCP

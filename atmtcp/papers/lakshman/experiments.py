@@ -1,6 +1,6 @@
 """lakshman: "The Drop from Front Strategy in TCP and in TCP over ATM".
 
-Every target of shared/REPRODUCTION.md whose id starts with ``lakshman.``, plus two studies the
+Every target whose id starts with ``lakshman.``, plus two studies the
 notebook needs:
 
 - Figs. 2, 3, 6, 7, 10: total good throughput against the paper's 14 buffer sizes for Cell-Tail,
