@@ -68,11 +68,28 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
                         trunk_delay_s=params.get("trunk_delay_s"), access_cdv_s=cdv_s, sonet=sonet)
 
 
+def _inapplicable_run_flag(args) -> str | None:
+    """Why a flag of ``atmtcp run`` does not apply to the chosen policy and buffer (one line), or None."""
+    if args.threshold is not None and args.policy not in m.THRESHOLD_POLICIES:
+        return f"--threshold: applies to --policy {', '.join(m.THRESHOLD_POLICIES)}, not {args.policy}"
+    if args.z is not None and args.policy != "fba":
+        return f"--z: applies to --policy fba only, not {args.policy}"
+    if args.policy == "epd" and args.threshold is None and args.buffer is not None and args.buffer <= 200:
+        return (f"--buffer {args.buffer}: EPD's default threshold is the buffer - 200 cells (goyal1998 4.1); "
+                "give --threshold for a buffer of 200 cells or less")
+    return None
+
+
 def cmd_run(args) -> int:
     from .kernel.layout import DROP_REASON_NAMES
     from .simulate import counters, run_kernel
     if args.policy is None:  # EPD's default threshold needs a finite buffer
         args.policy = "epd" if args.buffer is not None else "tail"
+    refusal = _inapplicable_run_flag(args)
+    if refusal:
+        print(f"atmtcp run: {refusal}", file=sys.stderr)
+        return 2
+    args.z = 0.8 if args.z is None else args.z
     run = scenario(args.network, args.sources, args.buffer, args.policy, args.tcp, args.duration,
                    args.seed, args.jitter, args.z, args.threshold, args.contention)
     start = time.perf_counter()
@@ -169,9 +186,15 @@ def cmd_bench(args) -> int:
     from .bench import HISTORY, PROCESS_ARGS, atmtcp_command, compare_processes, record_sitting, run_benchmark
     if not args.no_history and args.history is not None and not _writable("--history", args.history):
         return 2
+    process_only = [flag for flag, value in (("--contention", args.contention), ("--kernel", args.kernel),
+                                             ("--peer", args.peer)) if value]
+    if process_only and not args.process:
+        print(f"atmtcp bench: {process_only[0]}: applies with --process only", file=sys.stderr)
+        return 2
     if args.process:
+        contentions, kernels = args.contention or ["deterministic"], args.kernel or ["aot"]
         commands = {f"atmtcp {' '.join(PROCESS_ARGS + ('--contention', c))} ({kernel})": atmtcp_command(
-            PROCESS_ARGS + ("--contention", c), kernel) for c in args.contention for kernel in args.kernel}
+            PROCESS_ARGS + ("--contention", c), kernel) for c in contentions for kernel in kernels}
         for peer in args.peer:
             commands[peer] = ["sh", "-c", peer]
         rows, kind = compare_processes(commands, repeat=args.repeat or 5), "process"
@@ -214,8 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seed of every random draw (start jitter, slot order, ...); same seed, same result")
     run.add_argument("--jitter", type=_number(float, 0, 10, unit="s"), default=0.0,
                      help="sources start at uniform random times in [0, jitter) s (at most 10; default 0: all at t = 0)")
-    run.add_argument("--z", type=_number(float, 0, 100, low_open=True), default=0.8,
-                     help="Selective Drop / FBA parameter Z")
+    run.add_argument("--z", type=_number(float, 0, 100, low_open=True), default=None,
+                     help="FBA's parameter Z (default 0.8; refused with the other policies)")
     run.add_argument("--threshold", type=_number(int, 0, m.MAX_BUFFER_CELLS, unit="cells"), default=None,
                      help="R in cells (default per policy: buffer - 200 for EPD, 0.9 x buffer for SD/FBA)")
     run.add_argument("--contention", choices=tuple(CELL_ASSUMPTIONS), default=HEADLINE_CONTENTION,
@@ -250,9 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--process", action="store_true",
                        help="time whole `atmtcp run` processes of goyal1998's 5-source LAN (Reno, EPD, 1000 cells, "
                             "10 s) as /usr/bin/time would: wall, CPU, peak memory")
-    bench.add_argument("--contention", nargs="+", choices=tuple(CELL_ASSUMPTIONS), default=["deterministic"],
+    bench.add_argument("--contention", nargs="+", choices=tuple(CELL_ASSUMPTIONS), default=None,
                        help="with --process: the cell-contention assumptions to time (default: deterministic)")
-    bench.add_argument("--kernel", nargs="+", choices=("aot", "jit"), default=["aot"],
+    bench.add_argument("--kernel", nargs="+", choices=("aot", "jit"), default=None,
                        help="with --process: run the ahead-of-time kernel (default; numba's JIT where it is not "
                             "built, see `atmtcp warm`), numba's JIT (ATMTCP_NO_AOT=1), or both")
     bench.add_argument("--peer", action="append", default=[], metavar="COMMAND",

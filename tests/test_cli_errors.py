@@ -30,6 +30,12 @@ BAD_RUNS = [
     (["experiment", "goyal1998.fig2", "--jobs", "0"], "--jobs"),
     (["bench", "--repeat", "0"], "--repeat"),
     (["bench", "--history", "/proc/nope/history.jsonl"], "--history"),  # refused before the sitting
+    # a flag that does not apply to the chosen policy, buffer or mode is refused, not ignored (issue 26)
+    (["run", "--policy", "tail", "--threshold", "500"], "--threshold"),
+    (["run", "--policy", "epd", "--z", "0.5"], "--z"),
+    (["run", "--buffer", "10", "--policy", "epd"], "--buffer"),
+    (["bench", "--contention", "slotted", "--no-history"], "--contention"),
+    (["bench", "--kernel", "jit", "--no-history"], "--kernel"),
 ]
 
 

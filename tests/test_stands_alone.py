@@ -19,6 +19,8 @@ def tracked_text_files():
         pytest.skip("not a git checkout")
     for name in names.splitlines():
         path = ROOT / name
+        if path.resolve() == Path(__file__).resolve():   # this file names what it looks for
+            continue
         if path.suffix in {".png", ".nc", ".pdf", ".so"} or not path.is_file():
             continue
         try:
