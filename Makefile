@@ -12,6 +12,8 @@ $(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[dev]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	-git rev-parse --is-inside-work-tree >/dev/null 2>&1 && \
+		git config filter.strip-notebook-outputs.clean "$(PYTHON) scripts/strip_notebook.py"
 	touch $(BIN)/atmtcp
 
 setup: $(BIN)/atmtcp
@@ -49,7 +51,7 @@ report: setup
 	@echo "Report: $(abspath $(REPORT))"
 
 bench: setup
-	$(BIN)/atmtcp bench
+	$(BIN)/atmtcp bench --record
 
 # The quick workflow through a real single-node SLURM started here (root on Debian; see
 # scripts/test_slurm.sh and the README's "Cluster" section). Not part of `make test`.

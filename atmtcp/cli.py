@@ -184,7 +184,7 @@ def cmd_warm(args) -> int:
 
 def cmd_bench(args) -> int:
     from .bench import HISTORY, PROCESS_ARGS, atmtcp_command, compare_processes, record_sitting, run_benchmark
-    if not args.no_history and args.history is not None and not _writable("--history", args.history):
+    if args.history is not None and not _writable("--history", args.history):
         return 2
     process_only = [flag for flag, value in (("--contention", args.contention), ("--kernel", args.kernel),
                                              ("--peer", args.peer)) if value]
@@ -200,7 +200,7 @@ def cmd_bench(args) -> int:
         rows, kind = compare_processes(commands, repeat=args.repeat or 5), "process"
     else:
         rows, kind = run_benchmark(repeat=args.repeat or 1), "kernel"
-    if not args.no_history:
+    if args.record or args.history is not None:
         record_sitting(rows, args.history or HISTORY, kind)
         print(f"appended to {args.history or HISTORY}")
     return 0
@@ -281,9 +281,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--peer", action="append", default=[], metavar="COMMAND",
                        help="with --process: a shell command to time alternately with atmtcp (e.g. a YATS run of "
                             "the same scenario, see benchmarks/yats/); repeatable")
-    bench.add_argument("--history", default=None, help="JSON-lines file to append this sitting to "
-                                                         "(default: benchmarks/history.jsonl of the checkout)")
-    bench.add_argument("--no-history", action="store_true", help="do not record this sitting")
+    bench.add_argument("--record", action="store_true",
+                       help="append this sitting to the checkout's benchmarks/history.jsonl (a tracked file; "
+                            "by default a sitting is only printed)")
+    bench.add_argument("--history", default=None, help="append this sitting to this JSON-lines file instead")
     bench.set_defaults(func=cmd_bench)
     return parser
 

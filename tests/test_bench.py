@@ -49,3 +49,14 @@ def test_bench_process_times_both_kernels_alternately(tmp_path):
     rows = json.loads(history.read_text())["rows"]
     assert [r["command"].rsplit(" ", 1)[-1] for r in rows] == ["(aot)", "(jit)"]
     assert "ATMTCP_NO_AOT=1" in rows[1]["argv"] and "ATMTCP_NO_AOT" not in rows[0]["argv"]
+
+
+def test_bench_records_only_when_asked(tmp_path, monkeypatch, capsys):
+    """A sitting is printed, not written into the tracked benchmarks/history.jsonl, unless --record (or
+    --history FILE) asks for it: running the README's example leaves a clone clean (issue 26)."""
+    tracked = tmp_path / "history.jsonl"
+    monkeypatch.setattr(bench, "HISTORY", tracked)
+    assert main(["bench", "--process", "--repeat", "1", "--kernel", "aot", "--peer", "true"]) == 0
+    assert not tracked.exists() and "appended" not in capsys.readouterr().out
+    assert main(["bench", "--process", "--repeat", "1", "--kernel", "aot", "--peer", "true", "--record"]) == 0
+    assert len(tracked.read_text().splitlines()) == 1

@@ -34,8 +34,8 @@ BAD_RUNS = [
     (["run", "--policy", "tail", "--threshold", "500"], "--threshold"),
     (["run", "--policy", "epd", "--z", "0.5"], "--z"),
     (["run", "--buffer", "10", "--policy", "epd"], "--buffer"),
-    (["bench", "--contention", "slotted", "--no-history"], "--contention"),
-    (["bench", "--kernel", "jit", "--no-history"], "--kernel"),
+    (["bench", "--contention", "slotted"], "--contention"),
+    (["bench", "--kernel", "jit"], "--kernel"),
 ]
 
 

@@ -136,3 +136,27 @@ def test_fidelity_notebook_writes_the_page(tmp_path):
     assert "| goyal1998 |" in page and "| ewa |" in page and "Principal findings" in page
     assert page == (ROOT / "figures" / "fidelity.md").read_text()  # the tracked page is what it regenerates
     assert (tmp_path / "fidelity.csv").exists() and "Fidelity" in (tmp_path / "fidelity.rst").read_text()
+
+
+def test_git_strips_outputs_from_notebooks_on_add(tmp_path):
+    """A clone stays clean (issue 26): ``.gitattributes`` sends every notebook through
+    ``scripts/strip_notebook.py`` (``make setup`` configures the filter), which gives back each stored
+    notebook unchanged and removes what running one adds."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    assert "notebooks/*.ipynb filter=strip-notebook-outputs" in (root / ".gitattributes").read_text()
+    assert "filter.strip-notebook-outputs.clean" in (root / "Makefile").read_text()
+    script = [sys.executable, str(root / "scripts" / "strip_notebook.py")]
+    for path in sorted((root / "notebooks").glob("*.ipynb")):
+        stored = path.read_text()
+        assert subprocess.run(script, input=stored, capture_output=True, text=True, check=True).stdout == stored
+        ran = json.loads(stored)
+        for cell in ran["cells"]:
+            if cell["cell_type"] == "code":
+                cell["execution_count"] = 7
+                cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["x\n"]}]
+        stripped = subprocess.run(script, input=json.dumps(ran), capture_output=True, text=True, check=True).stdout
+        assert stripped == stored, path.name
