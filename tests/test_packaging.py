@@ -1,4 +1,5 @@
-"""pyproject.toml and environment.yml declare the same dependencies (names and minimum versions)."""
+"""pyproject.toml, requirements/constraints.txt and environment.yml agree: every dependency has a minimum
+version, the pins satisfy it, and environment.yml installs the same pins."""
 import re
 import tomllib
 from pathlib import Path
@@ -9,12 +10,16 @@ ROOT = Path(__file__).resolve().parent.parent
 REQ = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:>=\s*([0-9][0-9A-Za-z.\-]*))?\s*$")
 
 
+def normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def parse(requirement):
     """``"numba>=0.60"`` -> ``("numba", "0.60")``; a bare name gives ``(name, None)``."""
     match = REQ.match(requirement)
     assert match, f"unsupported requirement syntax: {requirement!r} (use name>=version)"
     name, version = match.groups()
-    return re.sub(r"[-_.]+", "-", name).lower(), version
+    return normal(name), version
 
 
 def pyproject_requirements():
@@ -23,44 +28,50 @@ def pyproject_requirements():
     return dict(parse(r) for r in reqs)
 
 
-def conda_requirements():
-    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+def pins():
     out = {}
-    for dep in env["dependencies"]:
-        if isinstance(dep, dict):      # the pip: section ("-e .") installs atmtcp itself
-            continue
-        name, version = parse(dep)
-        if name in ("python", "pip"):
-            continue
-        out[name] = version
+    for line in (ROOT / "requirements" / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            out[normal(name)] = version.strip()
     return out
 
 
-def test_same_packages_and_minimum_versions():
-    """Packaging: environment.yml's conda dependencies equal pyproject's dependencies + dev extra, with the same minimum versions."""
-    assert conda_requirements() == pyproject_requirements()
+def release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
 
 
 def test_every_requirement_has_a_minimum_version():
     """Packaging: every dependency states a minimum version."""
-    for name, version in {**pyproject_requirements(), **conda_requirements()}.items():
+    for name, version in pyproject_requirements().items():
         assert version, f"{name} has no minimum version"
 
 
+def test_every_requirement_is_pinned_at_or_above_its_minimum():
+    """Packaging: requirements/constraints.txt pins every dependency of pyproject, each at or above the
+    minimum pyproject states (`make lock` writes the pins from the environment `make` installed)."""
+    pinned = pins()
+    for name, minimum in pyproject_requirements().items():
+        assert name in pinned, f"{name} is not pinned in requirements/constraints.txt"
+        assert release(pinned[name]) >= release(minimum), f"{name}=={pinned[name]} is below {minimum}"
+
+
+def test_environment_installs_the_same_pins():
+    """Packaging: environment.yml takes Python from conda-forge and installs atmtcp with pip under
+    requirements/constraints.txt: the same versions as `make`."""
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    conda = [d for d in env["dependencies"] if isinstance(d, str)]
+    pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d]
+    assert sorted(normal(d.split("=")[0]) for d in conda) == ["pip", "python"]
+    assert pip_sections and pip_sections[0] == ["-c requirements/constraints.txt", "-e .[dev]"]
+
+
 def test_python_version_agrees():
-    """Packaging: environment.yml's python pin equals pyproject's requires-python."""
+    """Packaging: environment.yml's Python is the lowest pyproject allows (the one the pins were made with)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
-    pins = [d for d in env["dependencies"] if isinstance(d, str) and parse(d)[0] == "python"]
-    assert len(pins) == 1
-    assert project["requires-python"].replace(" ", "") == ">=" + parse(pins[0])[1]
-
-
-def test_environment_installs_atmtcp_with_pip():
-    """Packaging: environment.yml installs the package itself with pip (-e .)."""
-    env = yaml.safe_load((ROOT / "environment.yml").read_text())
-    pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d]
-    assert pip_sections and "-e ." in pip_sections[0]
+    python = [d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python")]
+    assert python == ["python=" + project["requires-python"].replace(" ", "").removeprefix(">=")]
 
 
 def test_console_script_run_prints_everything_before_its_fast_exit():
