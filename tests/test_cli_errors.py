@@ -1,5 +1,7 @@
 """Every bad input: one line naming the flag (or field), the value and the allowed range, exit 2, no
 traceback (issue 7)."""
+import re
+
 import pytest
 
 from atmtcp import model as m
@@ -112,3 +114,14 @@ def test_a_full_trace_warns():
     with pytest.warns(UserWarning, match="trace filled its 50 records"):
         ds = atmtcp.simulate(run)
     assert ds.attrs["trace_truncated"] == 1
+
+
+def test_a_run_that_delivers_nothing_says_so_instead_of_a_fairness(capsys):
+    """Jain's index of all-zero goodputs is no statement about fairness (issue 26): the CLI says that
+    nothing was delivered rather than printing 'fairness 1.000'."""
+    assert main(["run", "--duration", "1e-6"]) == 0
+    out = capsys.readouterr().out
+    assert "no data delivered, so fairness is undefined" in out and "fairness 1.000" not in out
+    assert main(["run", "--duration", "0.05"]) == 0   # data delivered: the index is printed
+    out = capsys.readouterr().out
+    assert re.search(r"fairness \d\.\d{3}$", out, re.M) and "no data delivered" not in out
