@@ -86,9 +86,12 @@ def tcp_from(flavor: str, settings: tuple[Setting, ...], **scenario) -> m.TcpCon
     return m.TcpConfig.bsd44(flavor, **{**chosen, **scenario})
 
 
+def _value(s: Setting, show=str) -> str:
+    return "per scenario" if s.value is PER_SCENARIO else show(s.value)
+
+
 def _cell(s: Setting) -> str:
-    value = "per scenario" if s.value is PER_SCENARIO else str(s.value)
-    return f"{value} ({'stated' if s.source == PAPER else 'BSD'})"
+    return f"{_value(s)} ({'stated' if s.source == PAPER else 'BSD'})"
 
 
 def markdown_table(records: dict[str, tuple[Setting, ...]]) -> str:
@@ -103,5 +106,4 @@ def markdown_table(records: dict[str, tuple[Setting, ...]]) -> str:
 
 def sentences(settings: tuple[Setting, ...]) -> str:
     """The paper's record as a markdown list: each setting, its value and the sentence deciding it."""
-    return "\n".join(f"- `{s.field}` = {'per scenario' if s.value is PER_SCENARIO else repr(s.value)} "
-                     f"({s.source}): {s.sentence}" for s in settings)
+    return "\n".join(f"- `{s.field}` = {_value(s, repr)} ({s.source}): {s.sentence}" for s in settings)

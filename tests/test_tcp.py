@@ -68,13 +68,17 @@ class Trace:
         return sends[1]
 
 
-def wan(flavor, lost=(), duration=1.5, ssthresh_segments=64, **tcp):
+def wan_run(config, lost=(), duration=1.5):
+    """One traced WAN connection with ``config``, losing the first transmissions of ``lost``."""
     net = n_source_network(1, 5e-3, m.PortConfig(None))
-    ssthresh = None if ssthresh_segments is None else ssthresh_segments * MSS
-    cfg = m.TcpConfig(flavor, rcv_wnd=600000, initial_ssthresh=ssthresh, **tcp)
-    run = m.Run(net, (m.Connection("S1", "D1", cfg, 0.0, tuple(lost)),), duration,
+    run = m.Run(net, (m.Connection("S1", "D1", config, 0.0, tuple(lost)),), duration,
                 trace=m.TraceConfig(connections=(0,)))
     return atmtcp.simulate(run)
+
+
+def wan(flavor, lost=(), duration=1.5, ssthresh_segments=64, **tcp):
+    ssthresh = None if ssthresh_segments is None else ssthresh_segments * MSS
+    return wan_run(m.TcpConfig(flavor, rcv_wnd=600000, initial_ssthresh=ssthresh, **tcp), lost, duration)
 
 
 def counters(ds):

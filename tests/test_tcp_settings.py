@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import atmtcp
 from atmtcp import model as m
 from atmtcp import tcp_settings as ts
 from atmtcp.papers import tcp_settings as tcp_settings_records
@@ -21,8 +20,7 @@ from atmtcp.papers.cheon import scenario as cheon
 from atmtcp.papers.ewa import scenario as ewa
 from atmtcp.papers.lakshman import scenario as lakshman
 from atmtcp.scenarios import goyal_tcp
-from atmtcp.topologies import n_source_network
-from test_tcp import LOSS_AT, MSS, Trace
+from test_tcp import LOSS_AT, MSS, Trace, wan_run
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -70,9 +68,7 @@ def test_readme_shows_the_generated_table():
 
 
 def wan(config, lost=()):
-    run = m.Run(n_source_network(1, 5e-3, m.PortConfig(None)), (m.Connection("S1", "D1", config, 0.0, tuple(lost)),),
-                1.5, trace=m.TraceConfig(connections=(0,)))
-    return Trace(atmtcp.simulate(run))
+    return Trace(wan_run(config, lost))
 
 
 def bsd(**kw):
@@ -116,3 +112,11 @@ def test_bsd_ssthresh_halves_the_smaller_of_cwnd_and_the_window():
         tr = wan(config, (LOSS_AT,))
         assert tr.cwnd_before_fr > 2 * window
         assert tr.values("ssthresh", after=tr.t_fr - 1e-12)[0] == expected
+
+
+def test_kernel_codes_follow_the_models_rule_names():
+    """The compiler writes ``RULES.index(name)``; the kernel compares with these constants."""
+    from atmtcp.kernel import layout as L
+    assert [L.INC_FLOAT, L.INC_BSD, L.INC_INTEGER, L.INC_INTEGER_EVERY_N] == [
+        m.INCREASE_RULES.index(r) for r in ("float", "bsd", "integer", "integer_every_n")]
+    assert [L.SS_HALF_CWND, L.SS_BSD] == [m.SSTHRESH_RULES.index(r) for r in ("half_cwnd", "bsd")]

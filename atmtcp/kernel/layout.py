@@ -51,12 +51,10 @@ VANILLA, RENO, NEWRENO, SACK = range(4)
 FLAVOR_NAMES = ("vanilla", "reno", "newreno", "sack")
 
 # --- congestion-avoidance increase rules ------------------------------------------------
-INC_FLOAT, INC_BSD, INC_INTEGER, INC_INTEGER_EVERY_N = range(4)
-INCREASE_NAMES = ("float", "bsd", "integer", "integer_every_n")
+INC_FLOAT, INC_BSD, INC_INTEGER, INC_INTEGER_EVERY_N = range(4)   # the order of model.INCREASE_RULES
 
 # --- ssthresh after a loss ----------------------------------------------------------------
-SS_HALF_CWND, SS_BSD = range(2)
-SSTHRESH_NAMES = ("half_cwnd", "bsd")
+SS_HALF_CWND, SS_BSD = range(2)   # the order of model.SSTHRESH_RULES
 
 # --- virtual circuit, int64 table ``vc`` ------------------------------------------------
 (

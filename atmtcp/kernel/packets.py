@@ -41,7 +41,7 @@ from .layout import (
     Q_DROP_OVERFLOW, Q_HEAD, Q_HEAD_STARTED, Q_IDLE_SINCE, Q_MAX_BYTES, Q_MAX_PKTS, Q_NEXT_CELL_AT, Q_PKTS,
     Q_PKTS_IN, Q_POLICY, Q_RED_COUNT, Q_RED_GENTLE, Q_RING_BASE, Q_RING_CAP, Q_SAMPLE_COL, QF_AVG, QF_IDLE_PACKET_NS,
     Q_EWA, Q_FSAMPLE_COL, Q_PORT, QF_EWA_ALPHA, QF_EWA_AVG, RP_LINK_GAP_NS,
-    QF_MAX_P, QF_MAX_TH, QF_MIN_TH, QF_WEIGHT, ROUTE_IP, RP_BYTES_OUT, RP_CELL_GAP_NS, RP_CELL_NS,
+    QF_MAX_P, QF_MAX_TH, QF_MIN_TH, QF_WEIGHT, ROUTE_IP, ROUTER_DROP_COLUMNS, RP_BYTES_OUT, RP_CELL_GAP_NS, RP_CELL_NS,
     RP_CELLS_OUT, RP_EVENT_AT, RP_FIRST_Q, RP_FREE_AT, RP_MEASURED, RP_MODE, RP_NQ, RP_PKTS_IN,
     RP_PKTS_OUT, RP_PS_PER_BYTE, RP_RR, RP_SERVING, V_DELIVERY_CHAN, V_NHOPS, V_TAIL_NS,
 )
@@ -361,7 +361,10 @@ def sample_packet_path(S, i, t):
         if col >= 0:
             rsample[i, col] = rq[q, Q_BYTES]
             rsample[i, col + 1] = rq[q, Q_PKTS]
-            rsample[i, col + 2] = rq[q, Q_DROP_OVERFLOW] + rq[q, Q_DROP_EARLY] + rq[q, Q_DROP_FRONT] + rq[q, Q_DROP_FORCED]
+            dropped = 0
+            for reason in ROUTER_DROP_COLUMNS:
+                dropped += rq[q, reason]
+            rsample[i, col + 2] = dropped
             col = rq[q, Q_FSAMPLE_COL] - 1
             p = rq[q, Q_PORT]
             rfsample[i, col] = rqf[q, QF_EWA_ALPHA]
