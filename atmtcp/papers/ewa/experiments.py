@@ -142,7 +142,9 @@ def phase_numbers(ends: np.ndarray, per_source: np.ndarray, phases=PHASES,
 
 
 def summarize_ten(ds: xr.Dataset, run: m.Run) -> xr.Dataset:
-    """One run of Figs. 5-12 reduced to what the figures and claims read (module docstring)."""
+    """One run of Figs. 5-12 reduced to what the figures and claims read (module docstring): the first
+    ten connections, the figures' (``ewa.two_way_study``'s reverse connections come after them)."""
+    ds = ds.isel(source=slice(0, N_CONNECTIONS))
     ends, per_source = utilization(ds)
     phases = phase_numbers(ends, per_source)
     step = int(round(TRACE_STEP_S / run.trace.sample_interval_s))
@@ -199,10 +201,21 @@ REGIME_VARIABLES = {
 }
 
 
+STUDY_VARIABLES = ["utilization_phase", "fairness_phase", "share_ratio_phase", "timeouts", "fast_retransmits",
+                   "packets_dropped", *REGIME_VARIABLES]
+"""What the studies of Figs. 5-12 keep of each run (``ewa.tcp_sensitivity``, ``ewa.two_way_study``)."""
+
+
+def summarized_run(target: str, seed: int, **options) -> xr.Dataset:
+    """:func:`summarize_ten` of one :func:`~atmtcp.papers.ewa.scenario.ten_connection_run` (``options``:
+    its ``red``, ``two_way`` and TCP reading)."""
+    run = ten_connection_run(target, seed, **options)
+    return summarize_ten(simulate(run), run)
+
+
 def ten_connection_point(target: str):
     def run_point(point: dict, quick: bool) -> xr.Dataset:
-        run = ten_connection_run(target, point["seed"])
-        return summarize_ten(simulate(run), run)
+        return summarized_run(target, point["seed"])
     return run_point
 
 
@@ -242,17 +255,19 @@ SENSITIVITY_POLICIES = {"drop_tail": "ewa.fig5", "drop_from_front": "ewa.fig7", 
 """``ewa.tcp_sensitivity``'s policy axis: its name -> the target whose AAP-1 it uses."""
 
 
+def study_seeds(quick: bool) -> list[int]:
+    return list(range(QUICK_SENSITIVITY_SEEDS if quick else SENSITIVITY_SEEDS))
+
+
 def sensitivity_points(quick: bool) -> list[dict]:
     readings = list(TCP_READINGS)
     return grid(policy=list(SENSITIVITY_POLICIES), tcp=[readings[0], readings[-1]] if quick else readings,
-                seed=list(range(QUICK_SENSITIVITY_SEEDS if quick else SENSITIVITY_SEEDS)))
+                seed=study_seeds(quick))
 
 
 def sensitivity_point(point: dict, quick: bool) -> xr.Dataset:
-    run = ten_connection_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"], **TCP_READINGS[point["tcp"]])
-    ds = summarize_ten(simulate(run), run)
-    return ds[["utilization_phase", "fairness_phase", "share_ratio_phase", "timeouts", "fast_retransmits",
-               "packets_dropped", *REGIME_VARIABLES]]
+    return summarized_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"],
+                          **TCP_READINGS[point["tcp"]])[STUDY_VARIABLES]
 
 
 RED_VARIANTS = {
@@ -277,14 +292,12 @@ RED_STUDY_POLICIES = {"red_0.02": "ewa.fig9", "red_0.05": "ewa.fig11"}
 def red_study_points(quick: bool) -> list[dict]:
     variants = list(RED_VARIANTS)
     return grid(policy=list(RED_STUDY_POLICIES), red=variants[:2] if quick else variants,
-                tcp=list(RED_STUDY_READINGS),
-                seed=list(range(QUICK_SENSITIVITY_SEEDS if quick else SENSITIVITY_SEEDS)))
+                tcp=list(RED_STUDY_READINGS), seed=study_seeds(quick))
 
 
 def red_study_point(point: dict, quick: bool) -> xr.Dataset:
-    run = ten_connection_run(RED_STUDY_POLICIES[point["policy"]], point["seed"], red=RED_VARIANTS[point["red"]],
-                             **RED_STUDY_READINGS[point["tcp"]])
-    ds = summarize_ten(simulate(run), run)
+    ds = summarized_run(RED_STUDY_POLICIES[point["policy"]], point["seed"], red=RED_VARIANTS[point["red"]],
+                        **RED_STUDY_READINGS[point["tcp"]])
     ds["mean_queue_packets"] = xr.DataArray(float(ds.queue_packets.sel(sample_time=slice(REGIME_AFTER_S, None)).mean()),
                                             attrs=_attrs("packet", "AAP-1's queue, mean of the 5 ms samples after 1 s"))
     return ds[["utilization_phase", "fairness_phase", "timeouts", "fast_retransmits", "drops_by_reason",
@@ -305,16 +318,13 @@ perfect ACK clock of the paper's one-way scenario."""
 def two_way_points(quick: bool) -> list[dict]:
     readings = list(TWO_WAY_READINGS)
     return grid(policy=list(SENSITIVITY_POLICIES)[:2] if quick else list(SENSITIVITY_POLICIES),
-                tcp=readings[:2] if quick else readings,
-                seed=list(range(QUICK_SENSITIVITY_SEEDS if quick else SENSITIVITY_SEEDS)))
+                tcp=readings[:2] if quick else readings, seed=study_seeds(quick))
 
 
 def two_way_point(point: dict, quick: bool) -> xr.Dataset:
     reading, two_way = TWO_WAY_READINGS[point["tcp"]]
-    run = ten_connection_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"], two_way=two_way, **reading)
-    ds = summarize_ten(simulate(run).isel(source=slice(0, N_CONNECTIONS)), run)
-    return ds[["utilization_phase", "fairness_phase", "share_ratio_phase", "timeouts", "fast_retransmits",
-               "packets_dropped", *REGIME_VARIABLES]]
+    return summarized_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"], two_way=two_way,
+                          **reading)[STUDY_VARIABLES]
 
 
 def parameters(quick: bool) -> dict:
