@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup warm test test-slurm reproduce quick report bench clean clean-cache lock
+.PHONY: setup warm test test-slurm reproduce quick report bench docs test-docs clean clean-cache lock
 
 $(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -47,28 +47,47 @@ quick: warm
 
 REPORT ?= report.html
 report: setup
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --report $(REPORT) $(REPORT_ARGS)
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/snakemake --report $(REPORT) --report-stylesheet report/report.css $(REPORT_ARGS)
 	@echo "Report: $(abspath $(REPORT))"
 
 bench: setup
 	$(BIN)/atmtcp bench --record
 
+# The documentation site (Sphinx, MyST-NB; docs/): built from the sources, the tracked figures/ and the
+# quickstart notebook executed with short runs (no simulation of the papers re-runs), into
+# docs/_build/html (untracked). Every warning is an error. `make test-docs` opens every page in Debian's
+# headless Chromium (apt-get install chromium) and checks that each image loads and each internal link
+# resolves (scripts/check_docs.py).
+$(VENV)/.docs: $(BIN)/atmtcp requirements/constraints.txt
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[docs]'
+	touch $@
+
+docs: warm $(VENV)/.docs
+	rm -rf docs/_build
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "Documentation: $(abspath docs/_build/html/index.html)"
+
+test-docs: docs
+	$(BIN)/python scripts/check_docs.py docs/_build/html
+
 # The quick workflow through a real single-node SLURM started here (root on Debian; see
-# scripts/test_slurm.sh and the README's "Cluster" section). Not part of `make test`.
+# scripts/test_slurm.sh and docs/cluster.md). Not part of `make test`.
 test-slurm: setup
 	bash scripts/test_slurm.sh
 
-# figures/ is tracked (the README shows it); `make reproduce` rewrites it.
+# figures/ is tracked (the documentation shows it); `make reproduce` rewrites it.
 clean:
 	rm -rf $(VENV) data/results/*.nc data/results/quick .snakemake logs report.html report-quick.html \
-		notebooks/executed figures/quick
+		notebooks/executed figures/quick docs/_build docs/generated
 
 # The kernel's numba cache lives in a folder named by a hash of its sources (atmtcp/kernel/jit.py);
 # every kernel edit leaves an old folder behind. This removes them all.
 clean-cache:
 	rm -rf atmtcp/kernel/__pycache__/numba-* atmtcp/kernel/__pycache__/aot-*
 
-# The exact versions `make` installs (requirements/constraints.txt); pyproject.toml keeps the ranges
-# for library users. Regenerate after changing the dependencies: make lock
-lock: setup
+# The exact versions `make` installs (requirements/constraints.txt) and conda's environment.yml, both
+# from the same pins; pyproject.toml keeps the ranges for library users. Regenerate after changing the
+# dependencies: make lock (with the docs extra installed, so that its pins are kept too).
+lock: $(VENV)/.docs
 	$(BIN)/python -m pip freeze --exclude-editable | grep -iv '^atmtcp' > requirements/constraints.txt
+	$(BIN)/python scripts/environment_yml.py requirements/constraints.txt > environment.yml

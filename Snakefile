@@ -3,6 +3,7 @@
 #   snakemake --cores 2                                   full runs (make reproduce)
 #   snakemake --cores 2 --configfile config/quick.yaml    shortened runs, the end-to-end test (make quick)
 #   snakemake --report report.html                        HTML report of the figures (make report)
+#     --report-stylesheet report/report.css               (as make report: the report opens at its top)
 #   snakemake --profile profiles/slurm                    on a SLURM cluster (see the profile)
 # (targets go before --configfile, which takes several values: snakemake data/results/X.nc --configfile ...)
 #

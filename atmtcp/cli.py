@@ -6,6 +6,7 @@ import math
 import os
 import sys
 import time
+import warnings
 
 from pathlib import Path
 
@@ -55,25 +56,26 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
     """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
     from :data:`atmtcp.scenarios.NETWORKS`; ``contention`` names one of
     :data:`atmtcp.scenarios.CELL_ASSUMPTIONS`)."""
-    from .scenarios import HEADLINE_CONTENTION, NETWORKS, cell_contention, goyal_tcp
+    from .scenarios import HEADLINE_CONTENTION, NETWORKS, goyal_tcp
     from .topologies import n_source_run
-    slotted, randomized_tail, sonet, cdv_s = cell_contention(contention or HEADLINE_CONTENTION,
-                                                             "scenario", "contention")
     params = NETWORKS[network]
-    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z), slotted=slotted,
-                        randomized_tail=randomized_tail and policy == "tail" and buffer is not None)
+    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z))
     config = goyal_tcp(tcp, params.get("mss", 512), params["rcv_wnd"])
     return n_source_run(sources, params["delay_s"], port, config,
                         duration if duration is not None else params["duration_s"], seed, jitter,
-                        trunk_delay_s=params.get("trunk_delay_s"), access_cdv_s=cdv_s, sonet=sonet)
+                        trunk_delay_s=params.get("trunk_delay_s"), contention=contention or HEADLINE_CONTENTION)
+
+
+Z_POLICIES = ("selective_drop", "fba")
+"""The policies whose rule reads Z (goyal1998 4.2: Selective Drop's load ratio > Z, FBA's > Z(K-R)/(X-R))."""
 
 
 def _inapplicable_run_flag(args) -> str | None:
     """Why a flag of ``atmtcp run`` does not apply to the chosen policy and buffer (one line), or None."""
     if args.threshold is not None and args.policy not in m.THRESHOLD_POLICIES:
         return f"--threshold: applies to --policy {', '.join(m.THRESHOLD_POLICIES)}, not {args.policy}"
-    if args.z is not None and args.policy != "fba":
-        return f"--z: applies to --policy fba only, not {args.policy}"
+    if args.z is not None and args.policy not in Z_POLICIES:
+        return f"--z: applies to --policy {', '.join(Z_POLICIES)}, not {args.policy}"
     if args.policy == "epd" and args.threshold is None and args.buffer is not None and args.buffer <= 200:
         return (f"--buffer {args.buffer}: EPD's default threshold is the buffer - 200 cells (goyal1998 4.1); "
                 "give --threshold for a buffer of 200 cells or less")
@@ -94,7 +96,9 @@ def cmd_run(args) -> int:
                    args.seed, args.jitter, args.z, args.threshold, args.contention)
     start = time.perf_counter()
     compiled = run_kernel(run)
-    result = {name: counter.values for name, counter in counters(run, compiled).items()}
+    with warnings.catch_warnings():   # a run that delivered nothing: the summary below says so in words
+        warnings.filterwarnings("ignore", "no data delivered", RuntimeWarning)
+        result = {name: counter.values for name, counter in counters(run, compiled).items()}
     wall = time.perf_counter() - start
     print(f"{args.network.upper()}, {args.sources} sources, buffer {args.buffer or 'infinite'} cells, "
           f"{args.policy}, TCP {args.tcp}, cell contention {args.contention}, "
@@ -239,13 +243,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--jitter", type=_number(float, 0, 10, unit="s"), default=0.0,
                      help="sources start at uniform random times in [0, jitter) s (at most 10; default 0: all at t = 0)")
     run.add_argument("--z", type=_number(float, 0, 100, low_open=True), default=None,
-                     help="FBA's parameter Z (default 0.8; refused with the other policies)")
+                     help="Z of Selective Drop and FBA, goyal1998 4.2 (default 0.8; refused with the other policies)")
     run.add_argument("--threshold", type=_number(int, 0, m.MAX_BUFFER_CELLS, unit="cells"), default=None,
                      help="R in cells (default per policy: buffer - 200 for EPD, 0.9 x buffer for SD/FBA)")
     run.add_argument("--contention", choices=tuple(CELL_ASSUMPTIONS), default=HEADLINE_CONTENTION,
                      help="how cells contend at switch ports: slotted ports (the default, as in the "
                           "reproduction), randomized tail drop, ATM over SONET, cell delay variation, or "
-                          "'deterministic' (see the README)")
+                          "'deterministic' (docs/modelling.md, cell contention)")
     run.set_defaults(func=cmd_run)
 
     warm = sub.add_parser("warm", help="compile the kernel once (numba's cache), then build it ahead of time "

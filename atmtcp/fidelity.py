@@ -4,7 +4,7 @@ Built from what the paper notebooks write (``figures/<notebook>/comparison.csv``
 ``claims.csv``) by ``notebooks/fidelity.ipynb`` into ``figures/fidelity.md``:
 
 - per document: its targets, the compared cells (model parameters never count), the share of
-  the paper's values inside our 90 % interval over seeds, the mean |difference| per metric kind
+  the paper's values inside our 90 % interval over seeds, the mean ``|difference|`` per metric kind
   (fractions in points, quantities in percent of the paper's value) and the claims passed;
 - each paper's principal findings (``FINDINGS`` of its package: three to six, in the paper's
   words), marked **reproduced** (every claim behind it passes), **partly** (some do) or **not**
@@ -64,7 +64,7 @@ def findings_table(findings, verdicts: pd.DataFrame) -> pd.DataFrame:
 
 
 def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: dict[str, list[str]]) -> pd.DataFrame:
-    """Per document: targets, compared cells, the share inside the interval, the mean |difference| per
+    """Per document: targets, compared cells, the share inside the interval, the mean ``|difference|`` per
     kind, model parameters echoed, and the claims passed."""
     comparisons = comparisons.assign(document=comparisons.target.map(document_of))
     numbers = agreement(comparisons, by=("document",))
@@ -91,8 +91,25 @@ def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: 
     return table.set_index("document")
 
 
-def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False) -> str:
-    """The Markdown of ``figures/fidelity.md``."""
+STUDIES_FILE = "studies.csv"
+"""What a paper notebook writes beside its claims: one row per study target (columns paper, target,
+finding), each finding a sentence with the study's numbers, computed by the notebook."""
+
+
+def collect_studies(figures_dir, notebooks: dict[str, tuple[str, ...]]) -> pd.DataFrame:
+    """Every notebook's ``studies.csv`` under ``figures_dir`` (none: an empty table)."""
+    from pathlib import Path
+
+    frames = [pd.read_csv(Path(figures_dir) / name / STUDIES_FILE) for name in notebooks
+              if (Path(figures_dir) / name / STUDIES_FILE).exists()]
+    columns = ["paper", "target", "finding"]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False,
+         studies: pd.DataFrame | None = None) -> str:
+    """The Markdown of ``figures/fidelity.md``; ``studies`` (:func:`collect_studies`) adds, per paper,
+    what its studies of the disagreements found."""
     counts = findings.mark.value_counts().reindex(list(MARKS), fill_value=0)
     lines = ["# Fidelity: how close the reproduction comes", ""]
     if quick:
@@ -123,6 +140,11 @@ def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False) -
         for row in own.itertuples():
             lines += [f"- **{row.mark}** ({row.where}): \"{row.finding}\"", f"  - {row.evidence}"]
         lines.append("")
+        studied = studies[studies.paper == document] if studies is not None else ()
+        if len(studied):
+            lines += ["Studies of the disagreements:", ""]
+            lines += [f"- `{row.target}`: {row.finding}" for row in studied.itertuples()]
+            lines.append("")
     return "\n".join(lines)
 
 

@@ -103,7 +103,7 @@ def report_summary(paper: str, comparison: pd.DataFrame, verdicts: pd.DataFrame,
                    tables: dict[str, pd.DataFrame], quick: bool) -> str:
     """reStructuredText for the report's front page: for ``paper``, the targets reproduced, the claims
     passed (the failing ones named), per target the compared cells, the share of the paper's values
-    inside our 90 % interval over seeds and the mean |difference| per kind (fractions in points,
+    inside our 90 % interval over seeds and the mean ``|difference|`` per kind (fractions in points,
     quantities in % of the paper: :func:`atmtcp.reference.agreement`), and the tables that have no
     figure, each in full. (No ``|`` in the text: reST reads ``|x|`` as a substitution.)"""
     per_target = agreement(comparison)

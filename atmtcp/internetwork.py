@@ -80,7 +80,7 @@ class Ewa:
     - Section 3.2's adaptation: the average queue by a first-order filter of gain ``gain`` ("the
       gain g is set to 1/128"), sampled at each ACK processed (our choice: the paper does not say
       where its sampling points are); every ``period_s`` ("The update interval T was chosen as 10
-      milliseconds") alpha += ``w_up`` below ``low`` x B and alpha *= ``w_down`` above ``high`` x B
+      milliseconds") alpha += ``w_up`` below ``low`` x B and ``alpha *= w_down`` above ``high`` x B
       ("we set the high and the low thresholds to 60% and 20%"; "w_up and w_down ... to 1/8 and
       (1-1/32)").
 

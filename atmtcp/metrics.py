@@ -1,6 +1,8 @@
 """Efficiency, fairness and related figures of merit (goyal1998 section 3.2)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .kernel.aal5 import CELL_BYTES, packet_cells
@@ -49,13 +51,15 @@ def capacity_bps(throughputs_bps, framings, link_bps: float) -> float:
 def fairness_index(throughputs_bps, expected_bps=None) -> float:
     """Jain's fairness index (goyal1998 3.2): ``(sum x_i/e_i)^2 / (N sum (x_i/e_i)^2)``.
 
-    ``expected_bps`` defaults to equal shares, for which the ``e_i`` cancel. All-zero
-    throughputs give 1 (nobody is treated worse than anybody else).
+    ``expected_bps`` defaults to equal shares, for which the ``e_i`` cancel. Where nothing was
+    delivered (all throughputs zero, or none given) the index is undefined: NaN, with a
+    :class:`RuntimeWarning` saying so, never a misleading 1.
     """
     x = np.asarray(throughputs_bps, dtype=float)
     if expected_bps is not None:
         x = x / np.asarray(expected_bps, dtype=float)
     square_sum = float(np.sum(x * x))
     if square_sum == 0.0:
-        return 1.0
+        warnings.warn("no data delivered, so Jain's fairness index is undefined (NaN)", RuntimeWarning, stacklevel=2)
+        return float("nan")
     return float(np.sum(x) ** 2 / (x.size * square_sum))

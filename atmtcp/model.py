@@ -353,7 +353,7 @@ class TcpConfig:
     that ends fast recovery open the window after deflating it, as 4.4BSD's ``tcp_input`` does.
 
     The defaults are goyal1998's explicit TCP (section 2). :meth:`bsd44` is 4.4BSD-Lite's, the
-    TCP the project uses wherever a paper only names "Reno" or "Jacobson's" (README, "What a
+    TCP the project uses wherever a paper only names "Reno" or "Jacobson's" (docs/modelling.md, "What a
     paper leaves unsaid").
     """
 

@@ -246,7 +246,7 @@ def comparison(reference: pd.DataFrame, datasets: dict[str, xr.Dataset]) -> pd.D
 
 
 def mean_absolute_difference(table: pd.DataFrame, by=("target",)) -> pd.Series:
-    """Per target (or per ``by`` columns), the mean of |reproduced - paper| over the compared cells."""
+    """Per target (or per ``by`` columns), the mean of ``|reproduced - paper|`` over the compared cells."""
     compared = table[table.status == COMPARED]
     return compared.assign(abs_difference=compared.difference.abs()).groupby(list(by)).abs_difference.mean()
 
@@ -254,10 +254,10 @@ def mean_absolute_difference(table: pd.DataFrame, by=("target",)) -> pd.Series:
 def agreement(table: pd.DataFrame, by=("target",)) -> pd.DataFrame:
     """Per group of ``by``, over the compared cells (model parameters never count): ``cells``, ``with
     interval`` (cells with a 90 % interval), ``inside`` (how many hold the paper's value), ``share
-    inside``, and the mean |difference| per kind, each in its own unit: ``fractions, points``
-    (100 x |reproduced - paper| of efficiencies, fairness indices, utilizations and shares),
-    ``percentages, points`` (|reproduced - paper| of numbers already in percent: improvements) and
-    ``quantities, % of paper`` (|reproduced - paper| / |paper| of throughputs, times, sizes)."""
+    inside``, and the mean ``|difference|`` per kind, each in its own unit: ``fractions, points``
+    (``100 x |reproduced - paper|`` of efficiencies, fairness indices, utilizations and shares),
+    ``percentages, points`` (``|reproduced - paper|`` of numbers already in percent: improvements) and
+    ``quantities, % of paper`` (``|reproduced - paper| / |paper|`` of throughputs, times, sizes)."""
     compared = table[table.status == COMPARED].copy()
     compared["has_interval"] = compared.inside.notna()
     compared["is_inside"] = compared.inside.fillna(False).astype(bool)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import model as m
 from .kernel.aal5 import packet_cells
 from .tcp_settings import stated, tcp_from, unsaid
+from .contention import CELL_ASSUMPTIONS, CELL_TIME_S, HEADLINE_CONTENTION, cell_contention  # noqa: F401  (re-exported)
 from .topologies import n_source_run
 
 TCP_SETTINGS = (
@@ -66,45 +67,6 @@ a worst case scenario"); their seeds differ only in what the paper leaves random
 which a slotted switch port takes the cells that arrive in one slot."""
 
 
-CELL_TIME_S = 53 * 8 / m.OC3_BPS
-"""One cell time at 155.52 Mbit/s (2.73 us)."""
-
-CELL_ASSUMPTIONS = {
-    # name: (slotted switch ports, randomized tail drop, ATM over SONET, access-link CDV in s)
-    "deterministic": (False, False, False, 0.0),
-    "randomized_tail": (False, True, False, 0.0),
-    "sonet": (False, False, True, 0.0),
-    "cdv": (False, False, False, CELL_TIME_S),
-    "slotted": (True, False, False, 0.0),
-    "slotted_randomized_tail": (True, True, False, 0.0),
-    "sonet_cdv": (False, False, True, CELL_TIME_S),
-    "all": (True, True, True, CELL_TIME_S),
-}
-HEADLINE_CONTENTION = "slotted"
-"""The assumption of the goyal1998/goyal1997 headline runs, chosen from the evidence of
-``goyal1998.ubr_sensitivity`` (README, "Modelling choices"): the paper's Table 2 gives plain
-UBR a LAN fairness of 0.31-0.97, never the exact 1/N that phase lock produces, so its
-simulator let cells contend for a freed buffer place without a fixed winner; of the
-assumptions that do, slotted switch ports keep the 155.52 Mbit/s links and C = 125.2 Mbit/s
-of section 3.2, add no delay variation (goyal1997: "delay variation = 0") and no drop rule
-the paper does not state, and come closest to Tables 1, 2, 4, 5 (mean |difference| 0.062
-against 0.138 deterministic)."""
-
-"""How cells contend at a switch (issue 6; see :class:`atmtcp.model.PortConfig`,
-:attr:`atmtcp.model.Network.sonet`, :attr:`atmtcp.model.Link.cdv_s`). Randomized tail
-drop applies to plain tail drop (UBR) only. The cell delay variation, on the sources'
-access links, is at most one cell time: enough for the phases of equal-rate cell streams
-to drift, far below every other delay of the papers' networks."""
-
-
-def cell_contention(name: str, owner: str = "goyal_run", field: str = "assumption") -> tuple:
-    """``(slotted, randomized_tail, sonet, access_cdv_s)`` of the assumption ``name`` in
-    :data:`CELL_ASSUMPTIONS`; a :class:`~atmtcp.model.ModelError` on ``owner.field`` otherwise."""
-    if name not in CELL_ASSUMPTIONS:
-        raise m.ModelError(owner, field, name, f"one of {tuple(CELL_ASSUMPTIONS)}")
-    return CELL_ASSUMPTIONS[name]
-
-
 def goyal_tcp(flavor: str, mss: int, rcv_wnd: int, **scenario) -> m.TcpConfig:
     """goyal1998's TCP (:data:`TCP_SETTINGS`) of one flavour, segment size and receiver window."""
     return tcp_from(flavor, TCP_SETTINGS, mss=mss, rcv_wnd=rcv_wnd, **scenario)
@@ -129,27 +91,25 @@ def goyal_parameters(quick: bool) -> dict:
 
 
 def policy_config(policy: str, buffer: int | None, sources: int, packet_cells: int,
-                  r_fraction: float = 0.9, z: float = 0.8, slotted: bool = False,
-                  randomized_tail: bool = False) -> m.PortConfig:
+                  r_fraction: float = 0.9, z: float = 0.8) -> m.PortConfig:
     """The switch port of goyal1998 section 4 for a policy column.
 
     EPD: threshold = buffer - 200 cells when a packet is 12 cells (4.1: "200 cells are
     enough to hold one packet each from all 15 TCP connections"), in general buffer -
     N x packet size (4.1: "the threshold R should be set to the buffer size - N x the
     maximum packet size"), at least 200. Selective Drop and FBA: R = 0.9 K, Z = 0.8
-    (section 7: "the values of R and Z are chosen to be 0.9 and 0.8"). ``slotted`` and
-    ``randomized_tail`` are the cell-contention options of :class:`atmtcp.model.PortConfig`
-    (randomized tail drop only where the policy is plain tail drop).
+    (section 7: "the values of R and Z are chosen to be 0.9 and 0.8"). How cells contend for the
+    port is :func:`n_source_run`'s ``contention`` (:mod:`atmtcp.contention`).
     """
     if buffer is None:
-        return m.PortConfig(None, m.DropPolicy("tail"), slotted=slotted)
+        return m.PortConfig(None, m.DropPolicy("tail"))
     if policy == "ubr":
-        return m.PortConfig(buffer, m.DropPolicy("tail"), randomized_tail=randomized_tail, slotted=slotted)
+        return m.PortConfig(buffer, m.DropPolicy("tail"))
     if policy == "epd":
         reserve = max(200, sources * packet_cells)
-        return m.PortConfig(buffer, m.DropPolicy("epd", threshold=max(1, buffer - reserve)), slotted=slotted)
+        return m.PortConfig(buffer, m.DropPolicy("epd", threshold=max(1, buffer - reserve)))
     threshold = int(round(r_fraction * buffer))
-    return m.PortConfig(buffer, m.DropPolicy(policy, threshold=threshold, z=z), slotted=slotted)
+    return m.PortConfig(buffer, m.DropPolicy(policy, threshold=threshold, z=z))
 
 
 def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: str, seed: int,
@@ -161,13 +121,13 @@ def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: 
     :data:`CELL_ASSUMPTIONS`. Every source starts at t = 0 (goyal1998 3.1) unless ``start_jitter_s``
     spreads the starts (drawn from ``seed``, see :data:`JITTER_S`); the seed also draws the slotted
     ports' order of a slot's arrivals."""
-    slotted, randomized_tail, sonet, cdv_s = cell_contention(assumption)
+    cell_contention(assumption)   # an unknown name is refused as goyal_run.assumption
     params = NETWORKS[network]
     duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
     mss = params.get("mss", mss)
     tcp_config = goyal_tcp(tcp, mss, rcv_wnd or params["rcv_wnd"])
     cells = packet_cells(mss, m.Aal5Config().overhead_bytes)
-    port = policy_config(policy, buffer, sources, cells, r_fraction, z, slotted, randomized_tail)
+    port = policy_config(policy, buffer, sources, cells, r_fraction, z)
     return n_source_run(sources, link_delay_s if link_delay_s is not None else params["delay_s"],
                         port, tcp_config, duration, seed, start_jitter_s, trace,
-                        trunk_delay_s=params.get("trunk_delay_s"), access_cdv_s=cdv_s, sonet=sonet)
+                        trunk_delay_s=params.get("trunk_delay_s"), contention=assumption)

@@ -36,7 +36,7 @@ def as_tables(ds: xr.Dataset, assumption: str) -> dict[str, xr.Dataset]:
 
 
 def summary(ds: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
-    """One row per assumption: |reproduced - paper| averaged per table and over all four,
+    """One row per assumption: ``|reproduced - paper|`` averaged per table and over all four,
     LAN and WAN column averages of UBR efficiency and fairness per TCP flavour, and the
     claims (on the UBR and EPD columns) that pass."""
     targets = [t for pair in TABLES.values() for t in pair]
@@ -75,9 +75,8 @@ def paper_column_averages(reference: pd.DataFrame) -> pd.DataFrame:
 def drops_versus_full_arrivals(ds: xr.Dataset, assumption: str, tcp: str = "vanilla", network: str = "lan",
                                sources: int = 5, buffer_factor: int = 1) -> pd.DataFrame:
     """Per source, over the seeds: data cells dropped, data cells that arrived at a full
-    buffer, and goodput. Under phase lock the lucky source's cells find the buffer full as
-    often as anyone's and yet are never dropped; under a fair contention rule drops follow
-    full-buffer arrivals."""
+    buffer, and goodput. Under phase lock the lucky source's cells are never dropped; under a
+    fair contention rule drops follow full-buffer arrivals."""
     cell = ds.sel(assumption=assumption, tcp=tcp, network=network, sources=sources, buffer_factor=buffer_factor,
                   policy="ubr")
     cell = cell.isel(source=slice(0, sources))

@@ -100,7 +100,7 @@ def warm_kernel() -> None:
 def warm_up_run() -> m.Run:
     """A run of a few cells: 2 sources, EPD, 100 cells, 0.1 ms."""
     from .topologies import n_source_run
-    return n_source_run(2, 1e-6, m.PortConfig(100, m.DropPolicy("epd", threshold=50)), m.TcpConfig(), 1e-4)
+    return n_source_run(2, 1e-6, m.PortConfig(100, m.DropPolicy("epd", threshold=50)), m.TcpConfig(), 1e-4, contention="deterministic")
 
 
 def build_kernel(aot: bool = True) -> str:
@@ -122,7 +122,7 @@ def build_kernel(aot: bool = True) -> str:
         return f"kernel compiled (numba's cache); the ahead-of-time module was not built: {error!r}"
     module = aot_runner(load_aot())
     from .topologies import n_source_run
-    lan = n_source_run(5, 5e-6, m.PortConfig(1000, m.DropPolicy("epd", threshold=800)), m.TcpConfig("reno"), 0.1)
+    lan = n_source_run(5, 5e-6, m.PortConfig(1000, m.DropPolicy("epd", threshold=800)), m.TcpConfig("reno"), 0.1, contention="deterministic")
     for check in (warm_up_run(), lan):
         expected, got = run_kernel(check, entry=jit).state, run_kernel(check, entry=module).state
         if not all(np.array_equal(a, b) for a, b in zip(expected, got)):

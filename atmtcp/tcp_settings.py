@@ -1,6 +1,6 @@
 """Which sentence decides each TCP setting of a paper: the rule for what a paper leaves unsaid.
 
-The rule, chosen before the results and applied to all five documents (README, "What a paper
+The rule, chosen before the results and applied to all five documents (docs/modelling.md, "What a paper
 leaves unsaid"):
 
 1. A paper's explicit statement about the TCP it simulated wins.

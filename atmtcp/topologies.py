@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from . import model as m
+from .contention import HEADLINE_CONTENTION, cell_contention, with_contention
 
 BOTTLENECK = "SW1->SW2"
 """The port every data cell of the N-source configuration goes through."""
@@ -51,10 +52,17 @@ def start_times(n: int, jitter_s: float, seed: int) -> list[float]:
 def n_source_run(n: int, link_delay_s: float, port: m.PortConfig, tcp: m.TcpConfig,
                  duration_s: float, seed: int = 0, start_jitter_s: float = 0.0,
                  trace: m.TraceConfig | None = None, aal5: m.Aal5Config | None = None,
-                 trunk_delay_s: float | None = None, access_cdv_s: float = 0.0,
-                 sonet: bool = False) -> m.Run:
-    """A run of ``n`` persistent sources on :func:`n_source_network`."""
-    network = n_source_network(n, link_delay_s, port, trunk_delay_s=trunk_delay_s,
+                 trunk_delay_s: float | None = None, contention: str = HEADLINE_CONTENTION) -> m.Run:
+    """A run of ``n`` persistent sources on :func:`n_source_network`.
+
+    ``contention`` names how cells contend for the switch buffers, one of
+    :data:`atmtcp.contention.CELL_ASSUMPTIONS`; it adds its switch-port options (``slotted``,
+    ``randomized_tail``) to those ``port`` sets itself, and sets the network's SONET rate and
+    access-link delay variation. The default is the reproduction's,
+    :data:`atmtcp.contention.HEADLINE_CONTENTION` (slotted switch ports), as for ``atmtcp run``;
+    ``"deterministic"`` takes ``port`` as it is (plain FIFO ports unless it says otherwise)."""
+    _, _, sonet, access_cdv_s = cell_contention(contention, "n_source_run", "contention")
+    network = n_source_network(n, link_delay_s, with_contention(port, contention), trunk_delay_s=trunk_delay_s,
                                access_cdv_s=access_cdv_s, sonet=sonet)
     starts = start_times(n, start_jitter_s, seed)
     connections = tuple(m.Connection(f"S{i + 1}", f"D{i + 1}", tcp, starts[i]) for i in range(n))

@@ -327,3 +327,37 @@ def test_phase_lock_under_deterministic_contention_and_not_under_slotted_ports(s
     assert locked.full_buffer_arrivals.values[winner] == locked.full_buffer_arrivals.values[:5].min()
     slotted, share = run("slotted")
     assert share < 0.7 and float(slotted.fairness) > 0.35
+
+
+def test_one_default_for_the_command_line_the_builders_and_the_experiments():
+    """Issue 26: `atmtcp run` and `n_source_run` gave the same 1 s LAN EPD/Reno run efficiencies 0.512
+    and 0.697 (slotted against deterministic cells). Now the CLI, the builder and goyal_run share one
+    default (atmtcp.contention.HEADLINE_CONTENTION), so the three build the same run."""
+    import atmtcp
+    from atmtcp.cli import scenario
+    from atmtcp.contention import HEADLINE_CONTENTION
+    from atmtcp.scenarios import NETWORKS, goyal_run, goyal_tcp
+    from atmtcp.topologies import n_source_run
+    cli = scenario("lan", 5, 1000, "epd", "reno", duration=1.0, threshold=800)
+    tcp = goyal_tcp("reno", 512, NETWORKS["lan"]["rcv_wnd"])
+    builder = n_source_run(5, NETWORKS["lan"]["delay_s"], m.PortConfig(1000, m.DropPolicy("epd", threshold=800)),
+                           tcp, 1.0)
+    experiment = goyal_run("lan", 5, 1000, "epd", "reno", seed=0, quick=False, duration_s=1.0)
+    assert HEADLINE_CONTENTION == "slotted" and cli == builder == experiment
+    assert cli.network.switch_port.slotted
+    plain = n_source_run(5, NETWORKS["lan"]["delay_s"], m.PortConfig(1000, m.DropPolicy("epd", threshold=800)),
+                         tcp, 1.0, contention="deterministic")
+    assert not plain.network.switch_port.slotted
+    assert float(atmtcp.simulate(builder).efficiency) != float(atmtcp.simulate(plain).efficiency)
+
+
+def test_an_option_the_port_sets_itself_is_kept():
+    """`contention` adds its options to the port's own: a slotted port stays slotted under
+    'deterministic', and randomized tail drop is added only to a finite tail-drop port."""
+    from atmtcp.contention import with_contention
+    assert with_contention(m.PortConfig(100, slotted=True), "deterministic").slotted
+    assert with_contention(m.PortConfig(100), "randomized_tail").randomized_tail
+    assert not with_contention(m.PortConfig(100, m.DropPolicy("epd", threshold=50)), "randomized_tail").randomized_tail
+    assert not with_contention(m.PortConfig(None), "all").randomized_tail
+    with pytest.raises(m.ModelError, match="contention"):
+        with_contention(m.PortConfig(100), "fluid")

@@ -2,6 +2,7 @@
 traceback (issue 7)."""
 import re
 
+import numpy as np
 import pytest
 
 from atmtcp import model as m
@@ -35,6 +36,7 @@ BAD_RUNS = [
     # a flag that does not apply to the chosen policy, buffer or mode is refused, not ignored (issue 26)
     (["run", "--policy", "tail", "--threshold", "500"], "--threshold"),
     (["run", "--policy", "epd", "--z", "0.5"], "--z"),
+    (["run", "--policy", "ppd", "--z", "0.5"], "--z"),
     (["run", "--buffer", "10", "--policy", "epd"], "--buffer"),
     (["bench", "--contention", "slotted"], "--contention"),
     (["bench", "--kernel", "jit"], "--kernel"),
@@ -102,7 +104,7 @@ def test_a_run_too_large_for_the_machine_is_refused_before_it_starts(monkeypatch
     from atmtcp.topologies import n_source_run
     monkeypatch.setattr(atmtcp.compiler, "MEMORY_FRACTION", 1e-6)
     with pytest.raises(m.ModelError) as error:
-        atmtcp.simulate(n_source_run(5, 5e-6, m.PortConfig(1000), m.TcpConfig(), 0.1))
+        atmtcp.simulate(n_source_run(5, 5e-6, m.PortConfig(1000), m.TcpConfig(), 0.1, contention="deterministic"))
     assert error.value.field == "Run.size" and "GiB" in str(error.value)
 
 
@@ -110,10 +112,19 @@ def test_a_full_trace_warns():
     import atmtcp
     from atmtcp.topologies import n_source_run
     run = n_source_run(2, 5e-6, m.PortConfig(1000), m.TcpConfig(), 0.5,
-                       trace=m.TraceConfig(connections=(0,), max_records=50))
+                       trace=m.TraceConfig(connections=(0,), max_records=50), contention="deterministic")
     with pytest.warns(UserWarning, match="trace filled its 50 records"):
         ds = atmtcp.simulate(run)
     assert ds.attrs["trace_truncated"] == 1
+
+
+def test_simulate_gives_no_fairness_for_a_run_that_delivers_nothing():
+    """From Python too: a run that delivers nothing has fairness NaN, with a warning (issue 26)."""
+    import atmtcp
+    from atmtcp.topologies import n_source_run
+    with pytest.warns(RuntimeWarning, match="no data delivered"):
+        ds = atmtcp.simulate(n_source_run(2, 5e-6, m.PortConfig(1000), m.TcpConfig(), 1e-6, contention="deterministic"))
+    assert float(ds.goodput_bps.sum()) == 0 and np.isnan(float(ds.fairness))
 
 
 def test_a_run_that_delivers_nothing_says_so_instead_of_a_fairness(capsys):
@@ -125,3 +136,15 @@ def test_a_run_that_delivers_nothing_says_so_instead_of_a_fairness(capsys):
     assert main(["run", "--duration", "0.05"]) == 0   # data delivered: the index is printed
     out = capsys.readouterr().out
     assert re.search(r"fairness \d\.\d{3}$", out, re.M) and "no data delivered" not in out
+
+
+@pytest.mark.parametrize("policy", ["selective_drop", "fba"])
+def test_z_is_taken_by_both_policies_whose_rule_reads_it(policy):
+    """goyal1998 4.2: Selective Drop drops when the load ratio exceeds Z, FBA when it exceeds
+    Z(K-R)/(X-R); `--z` reaches the port of both."""
+    from atmtcp.cli import build_parser, scenario
+    args = build_parser().parse_args(["run", "--policy", policy, "--z", "0.5"])
+    from atmtcp.cli import _inapplicable_run_flag
+    assert _inapplicable_run_flag(args) is None
+    run = scenario("lan", 5, 1000, policy, "reno", duration=0.1, z=0.5)
+    assert run.network.switch_port.policy.z == 0.5

@@ -9,7 +9,7 @@ from atmtcp.topologies import BOTTLENECK, n_source_run, start_times
 def jittered_run(seed):
     return n_source_run(5, 5e-6, m.PortConfig(1000, m.DropPolicy("selective_drop")), m.TcpConfig("sack"), 0.5,
                         seed=seed, start_jitter_s=2e-3,
-                        trace=m.TraceConfig(connections=(0, 3), ports=(BOTTLENECK,)))
+                        trace=m.TraceConfig(connections=(0, 3), ports=(BOTTLENECK,)), contention="deterministic")
 
 
 def test_same_run_twice_is_identical():

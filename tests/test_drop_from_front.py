@@ -15,7 +15,7 @@ def front_run(front: str, slotted: bool, buffer_cells: int = 300, flavor: str = 
               delineation: str = "eom"):
     port = m.PortConfig(buffer_cells, m.DropPolicy("tail"), slotted=slotted, drop_from_front=front)
     return n_source_run(4, 1e-3, port, m.TcpConfig(flavor), duration, trace=m.TraceConfig(ports=(BOTTLENECK,)),
-                        aal5=m.Aal5Config(delineation=delineation))
+                        aal5=m.Aal5Config(delineation=delineation), contention="deterministic")
 
 
 @pytest.mark.parametrize("slotted", [True, False])

@@ -53,12 +53,20 @@ def test_every_paper_states_its_principal_findings_with_known_claims():
             assert set(finding.claims) <= names, (key, set(finding.claims) - names)
 
 
-def test_readme_quotes_the_generated_fidelity_table():
-    """The README's results table is the one `make reproduce` wrote into figures/fidelity.md, line for
-    line (no number typed in by hand)."""
-    from pathlib import Path
+def test_the_page_lists_each_papers_studies(tmp_path):
+    """A notebook's studies.csv (issue 23: cheon's ESPD and EOM studies) appears under its paper on the
+    fidelity page, with the finding the notebook computed; a notebook without one adds nothing."""
+    import pandas as pd
 
-    root = Path(__file__).resolve().parents[1]
-    page = [line for line in (root / "figures" / "fidelity.md").read_text().splitlines() if line.startswith("|")]
-    readme = (root / "README.md").read_text()
-    assert page and "\n".join(page) in readme
+    from atmtcp import fidelity
+    (tmp_path / "cheon").mkdir()
+    (tmp_path / "ewa").mkdir()
+    pd.DataFrame([{"paper": "cheon", "target": "cheon.espd_hold_study", "finding": "ESPD 74,000 at 25 ms"}]).to_csv(
+        tmp_path / "cheon" / fidelity.STUDIES_FILE, index=False)
+    studies = fidelity.collect_studies(tmp_path, {"cheon": ("cheon",), "ewa": ("ewa",)})
+    assert list(studies.target) == ["cheon.espd_hold_study"]
+    findings = pd.DataFrame([{"paper": "cheon", "where": "4.2.3", "finding": "f", "mark": "not", "evidence": "e"}])
+    page = fidelity.page(pd.DataFrame({"document": ["cheon"]}), findings, studies=studies)
+    cheon = page.split("### cheon")[1]
+    assert "- `cheon.espd_hold_study`: ESPD 74,000 at 25 ms" in cheon
+    assert "Studies" not in fidelity.page(pd.DataFrame({"document": ["cheon"]}), findings)

@@ -29,7 +29,7 @@ GOLDEN = Path(__file__).with_name("golden.json")
 
 def _lan(port: m.PortConfig, tcp: str = "reno", sources: int = 5, duration: float = 3.0, seed: int = 1):
     return n_source_run(sources, 5e-6, port, m.TcpConfig(tcp), duration, seed=seed, start_jitter_s=1e-3,
-                        trace=m.TraceConfig(connections=(0,), ports=(BOTTLENECK,)))
+                        trace=m.TraceConfig(connections=(0,), ports=(BOTTLENECK,)), contention="deterministic")
 
 
 def _cheon_espd():
@@ -53,7 +53,7 @@ SCENARIOS = {
     "lazy_selective_drop_sack": lambda: _lan(m.PortConfig(1000, m.DropPolicy("selective_drop")), "sack"),
     "lazy_fba_newreno": lambda: _lan(m.PortConfig(1000, m.DropPolicy("fba")), "newreno"),
     "lazy_tail_vanilla_wan": lambda: n_source_run(3, 1e-3, m.PortConfig(1000), m.TcpConfig("vanilla"), 3.0, seed=2,
-                                                  start_jitter_s=1e-3),
+                                                  start_jitter_s=1e-3, contention="deterministic"),
     # the held path: slotted ports (the headline contention), randomized tail, drop from front, RED
     "slotted_epd_reno": lambda: _lan(m.PortConfig(1000, m.DropPolicy("epd"), slotted=True)),
     "randomized_tail_vanilla": lambda: _lan(m.PortConfig(600, randomized_tail=True), "vanilla"),

@@ -17,17 +17,17 @@ TRACE = m.TraceConfig(connections=(0, 1), ports=(BOTTLENECK,))
 RUNS = {
     # infinite slotted buffers (the default contention): held rings and pending lists grow
     "lan infinite slotted": (n_source_run(5, 5e-6, m.PortConfig(None, slotted=True), m.TcpConfig("reno"), 0.2,
-                                          trace=TRACE), {"ring SW1->SW2", "pending SW1->SW2"}),
+                                          trace=TRACE, contention="deterministic"), {"ring SW1->SW2", "pending SW1->SW2"}),
     # infinite lazy FIFO (goyal1998 Table 3, WAN): cells wait on the channels, the cell pool grows
-    "wan infinite": (n_source_run(5, 5e-3, m.PortConfig(None), m.TcpConfig("reno", rcv_wnd=600000), 0.3),
+    "wan infinite": (n_source_run(5, 5e-3, m.PortConfig(None), m.TcpConfig("reno", rcv_wnd=600000), 0.3, contention="deterministic"),
                      {"cells", "packets", "heap"}),
     # Selective Drop keeps a ring per lazy port; SACK's recovery bursts are the largest events
     "lan selective drop infinite, sack": (
         n_source_run(5, 5e-6, m.PortConfig(None, m.DropPolicy("selective_drop", threshold=2000)),
-                     m.TcpConfig("sack"), 0.2), {"ring SW1->SW2"}),
+                     m.TcpConfig("sack"), 0.2, contention="deterministic"), {"ring SW1->SW2"}),
     # a finite slotted buffer with losses: only the pending lists (and pools) can grow
     "lan slotted 1000, sack": (n_source_run(10, 5e-6, m.PortConfig(1000, slotted=True), m.TcpConfig("sack"), 0.3,
-                                            seed=3, start_jitter_s=1e-3, trace=TRACE), {"pending SW1->SW2"}),
+                                            seed=3, start_jitter_s=1e-3, trace=TRACE, contention="deterministic"), {"pending SW1->SW2"}),
 }
 
 

@@ -32,7 +32,7 @@ def test_lan_infinite_buffer(n, paper_max_queue):
     20 % as asked, and, more sharply, the physical bound: between the sum of the windows
     minus four segments (a generous allowance for (a) + (b)) and the sum of the windows.
     """
-    run = n_source_run(n, 5e-6, m.PortConfig(None), m.TcpConfig("reno", rcv_wnd=RCV_WND), 2.0)
+    run = n_source_run(n, 5e-6, m.PortConfig(None), m.TcpConfig("reno", rcv_wnd=RCV_WND), 2.0, contention="deterministic")
     ds = atmtcp.simulate(run)
     max_queue = int(ds.max_queue.sel(port=BOTTLENECK))
     print(f"{n} sources: max queue at {BOTTLENECK} = {max_queue} cells (goyal1998 Table 3: {paper_max_queue})")
@@ -55,7 +55,7 @@ def test_wan_infinite_buffer_queue_is_sum_of_windows_minus_one_rtt():
     rate: 0.030 s x 155.52e6 / 424 = 11003 cells; difference 59257 cells.
     """
     n, paper_max_queue = 5, 59211
-    run = n_source_run(n, 5e-3, m.PortConfig(None), m.TcpConfig("reno", rcv_wnd=600000), 1.0)
+    run = n_source_run(n, 5e-3, m.PortConfig(None), m.TcpConfig("reno", rcv_wnd=600000), 1.0, contention="deterministic")
     ds = atmtcp.simulate(run)
     assert int(ds.cells_dropped.sum()) == 0 and int(ds.timeouts.sum()) == 0
     window_cells = n * (600000 // MSS) * cells_for(MSS, m.Aal5Config().overhead_bytes)

@@ -19,7 +19,7 @@ def check(excinfo, field, value):
 
 
 def good_run(**kw):
-    return n_source_run(2, 5e-6, m.PortConfig(1000), m.TcpConfig("reno"), 0.1, **kw)
+    return n_source_run(2, 5e-6, m.PortConfig(1000), m.TcpConfig("reno"), 0.1, **kw, contention="deterministic")
 
 
 @pytest.mark.parametrize("value", [-5, 0, 10.5, True])

@@ -53,7 +53,8 @@ def test_goyal1998_notebook_runs_in_quick_mode(tmp_path):
 @pytest.mark.slow
 def test_quickstart_notebook_runs_in_under_a_minute(tmp_path):
     """The class notebook runs end to end with short runs (issue 7: under a minute). Section 6 runs
-    without its sliders: nbclient can wait forever on a cell that opens widgets (this hung CI)."""
+    without its sliders: nbclient can wait forever on a cell that opens widgets (this hung CI). Every
+    direction its prose states ("What to look for") holds in the tables its cells display (issue 26)."""
     import time
     papermill = pytest.importorskip("papermill")
     start = time.monotonic()
@@ -66,6 +67,73 @@ def test_quickstart_notebook_runs_in_under_a_minute(tmp_path):
     executed = json.loads((tmp_path / "quickstart.ipynb").read_text())
     images = sum("image/png" in o.get("data", {}) for c in executed["cells"] for o in c.get("outputs", []))
     assert images >= 4  # section 1, the two phase-lock runs and section 6's explore() (no sliders here)
+    tables = [table for cell in executed["cells"] for table in displayed_tables(cell)]
+    one, buffers, policies, flavours, contention = tables  # sections 1-5, in order
+    # section 1: "The queue never reaches 1000 cells: EPD refuses new packets above 800."; each source halves
+    # its window (fast retransmit) "or, after several losses, waits for its 100 ms timer"
+    one = one["value"]
+    assert one["max_queue_cells"] < 1000 and one["fast_retransmits"] > 0 and one["timeouts"] > 0
+    # section 2: "A small buffer ... efficiency is low. A buffer as large as the sum of the windows (5 x 64 KB,
+    # about 7600 cells) loses nothing"
+    efficiency = [buffers["efficiency"][b] for b in ("300", "1000", "3000", "8000")]
+    assert efficiency == sorted(efficiency) and efficiency[0] < 0.2
+    assert buffers["cells_dropped"]["8000"] == 0 and round(buffers["max_queue_cells"]["8000"], -2) == 7600
+    # section 3: "Dropping whole packets instead of single cells raises efficiency; the per-source policies
+    # also raise fairness."
+    assert min(policies["efficiency"][p] for p in ("epd", "selective_drop", "fba")) > policies["efficiency"]["tail"]
+    assert min(policies["fairness"][p] for p in ("selective_drop", "fba")) > \
+        max(policies["fairness"][p] for p in ("tail", "epd"))
+    # section 4: New Reno and SACK "time out less than vanilla and Reno, and their efficiency is the highest"
+    repairing, waiting = ("newreno", "sack"), ("vanilla", "reno")
+    assert max(flavours["timeouts"][t] for t in repairing) < min(flavours["timeouts"][t] for t in waiting)
+    assert min(flavours["efficiency"][t] for t in repairing) > max(flavours["efficiency"][t] for t in waiting)
+    # section 5: "Deterministic: one source gets almost everything (top_source_share near 1, fairness near 1/5),
+    # and since it keeps sending, the link stays busy. Slotted: no source keeps the buffer, every source loses
+    # cells (sources_with_drops), and vanilla TCP makes each of them wait for its timer (sources_with_timeouts):
+    # fairness is higher, but the link carries little"
+    deterministic, slotted = ({k: v[row] for k, v in contention.items()} for row in ("deterministic", "slotted"))
+    assert deterministic["top_source_share"] > 0.9 and abs(deterministic["fairness"] - 1 / 5) < 0.05
+    assert slotted["top_source_share"] < 0.5 and slotted["fairness"] > deterministic["fairness"]
+    assert slotted["sources_with_drops"] == slotted["sources_with_timeouts"] == 5
+    assert slotted["efficiency"] < 0.25 and slotted["efficiency"] < deterministic["efficiency"] / 2
+
+
+def displayed_tables(cell) -> list[dict[str, dict[str, float]]]:
+    """The DataFrames an executed cell displayed, from their HTML, each as {column: {row: value}} (the
+    values as displayed: rounded to the notebook's display precision)."""
+    from html.parser import HTMLParser
+
+    class Rows(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.cell = [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+            elif tag in ("th", "td"):
+                self.cell = ""
+
+        def handle_endtag(self, tag):
+            if tag in ("th", "td"):
+                self.rows[-1].append(self.cell.strip())
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell += data
+
+    tables = []
+    for output in cell.get("outputs", []):
+        html = "".join(output.get("data", {}).get("text/html", []))
+        if "<table" not in html:
+            continue
+        parser = Rows()
+        parser.feed(html)
+        columns = parser.rows[0][1:]
+        body = [row for row in parser.rows[1:] if any(row[1:])]  # skips the index name's row
+        tables.append({column: {row[0]: float(row[i + 1]) for row in body} for i, column in enumerate(columns)})
+    return tables
 
 
 @pytest.mark.slow
@@ -76,6 +144,8 @@ def test_cheon_notebook_runs_in_quick_mode(tmp_path):
     names = [f"cheon.table{n}.{ext}" for n in range(1, 6) for ext in ("md", "csv", "png")]
     names += [f"cheon.fig{n}.png" for n in range(2, 13)]
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
+    names += ["cheon.espd_hold_study.png", "cheon.espd_hold_study.md", "cheon.espd_readings.md",
+              "cheon.eom_study.png", "cheon.eom_study.md", "studies.csv"]
     for name in names:
         assert (paper / name).exists(), name
     assert "QUICK MODE" in (paper / "cheon.table1.md").read_text()
@@ -126,8 +196,9 @@ def test_fidelity_notebook_writes_the_page(tmp_path):
 
     for name in notebooks():
         (tmp_path / name).mkdir()
-        for file in ("comparison.csv", "claims.csv"):
-            shutil.copy(ROOT / "figures" / name / file, tmp_path / name / file)
+        for file in ("comparison.csv", "claims.csv", "studies.csv"):
+            if (ROOT / "figures" / name / file).exists():
+                shutil.copy(ROOT / "figures" / name / file, tmp_path / name / file)
     papermill.execute_notebook(
         str(ROOT / "notebooks" / "fidelity.ipynb"), str(tmp_path / "out.ipynb"),
         parameters={"figures_dir": str(tmp_path), "quick": False}, cwd=str(ROOT / "notebooks"),

@@ -57,13 +57,15 @@ def test_every_requirement_is_pinned_at_or_above_its_minimum():
 
 
 def test_environment_installs_the_same_pins():
-    """Packaging: environment.yml takes Python from conda-forge and installs atmtcp with pip under
-    requirements/constraints.txt: the same versions as `make`."""
+    """Packaging: environment.yml takes Python from conda-forge and installs atmtcp with pip, pinned to
+    exactly the versions of requirements/constraints.txt (`make lock` writes both from one freeze)."""
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     conda = [d for d in env["dependencies"] if isinstance(d, str)]
     pip_sections = [d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d]
     assert sorted(normal(d.split("=")[0]) for d in conda) == ["pip", "python"]
-    assert pip_sections and pip_sections[0] == ["-c requirements/constraints.txt", "-e .[dev]"]
+    assert pip_sections and pip_sections[0][0] == "-e .[dev]"
+    yml_pins = {normal(line.split("==")[0]): line.split("==")[1] for line in pip_sections[0][1:]}
+    assert yml_pins == pins()
 
 
 def test_python_version_agrees():

@@ -276,7 +276,7 @@ def test_a_closed_connection_sends_no_new_data_but_delivers_what_it_sent(packet_
     else:
         from atmtcp.topologies import n_source_run
         base = n_source_run(2, 1e-3, m.PortConfig(300, m.DropPolicy("tail")), m.TcpConfig(), 2.0,
-                            trace=m.TraceConfig(connections=(0,)))
+                            trace=m.TraceConfig(connections=(0,)), contention="deterministic")
         run = m.Run(base.network, (m.Connection("S1", "D1", m.TcpConfig(), stop_s=0.3), base.connections[1]),
                     2.0, trace=base.trace)
     ds = atmtcp.simulate(run)

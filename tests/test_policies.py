@@ -277,7 +277,7 @@ def test_cheon_pseudocode_literal_eom_at_full_buffer(policy):
 def test_epd_end_to_end_drops_whole_packets(keep_eom):
     """goyal1998 4.1: with R = K - 200 cells and 5 sources EPD never overflows, so every discarded packet is discarded whole."""
     port = m.PortConfig(1000, m.DropPolicy("epd", keep_eom=keep_eom))
-    ds = atmtcp.simulate(n_source_run(5, 5e-6, port, m.TcpConfig("reno"), 0.5))
+    ds = atmtcp.simulate(n_source_run(5, 5e-6, port, m.TcpConfig("reno"), 0.5, contention="deterministic"))
     drops = ds.cells_dropped.sel(port=BOTTLENECK)
     rejected = int(drops.sel(drop_reason="threshold"))
     per_packet = cells_for(512, m.Aal5Config().overhead_bytes)

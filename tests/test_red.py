@@ -61,7 +61,7 @@ def test_frame_level_drops_whole_frames():
 def test_unit_draws_are_uniform_and_fine():
     """The run's stream gives floats in [0, 1) with 53 bits: mean 1/2, and values below 1e-6 occur
     at their rate (RED probabilities reach 1e-12)."""
-    compiled = compile_run(n_source_run(2, 1e-6, m.PortConfig(100), m.TcpConfig(), 0.01))
+    compiled = compile_run(n_source_run(2, 1e-6, m.PortConfig(100), m.TcpConfig(), 0.01, contention="deterministic"))
     draws = np.array([random_unit(compiled.kernel_state) for _ in range(200_000)])
     assert draws.min() >= 0 and draws.max() < 1
     assert abs(draws.mean() - 0.5) < 0.005
@@ -71,7 +71,7 @@ def test_unit_draws_are_uniform_and_fine():
 def red_run(frames: bool, seed: int = 0, one=1e-4, full=1.0):
     port = m.PortConfig(500, m.DropPolicy("red", red_one=one, red_full=full, red_frames=frames), slotted=True)
     return n_source_run(4, 1e-3, port, m.TcpConfig("reno"), 1.0, seed=seed, start_jitter_s=1e-3,
-                        trace=m.TraceConfig(ports=(BOTTLENECK,)))
+                        trace=m.TraceConfig(ports=(BOTTLENECK,)), contention="deterministic")
 
 
 @pytest.mark.parametrize("frames", [False, True])
@@ -119,7 +119,7 @@ def test_red_at_the_front(frames):
     port = m.PortConfig(500, m.DropPolicy("red", red_one=1e-3, red_frames=frames), slotted=True,
                         drop_from_front=front)
     run = n_source_run(4, 1e-3, port, m.TcpConfig("reno"), 1.0, start_jitter_s=1e-3,
-                       trace=m.TraceConfig(ports=(BOTTLENECK,)))
+                       trace=m.TraceConfig(ports=(BOTTLENECK,)), contention="deterministic")
     ds = atmtcp.simulate(run)
     assert int(ds.cells_dropped.sel(port=BOTTLENECK, drop_reason="threshold")) > 0
     check_invariants(run, ds, "red_frames" if frames else "red", 500)

@@ -8,7 +8,6 @@
 - the ACK ending fast recovery: ``snd_cwnd = snd_ssthresh``, then the opening above, by a whole segment
   since ``cw > ssthresh`` is false.
 """
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +20,6 @@ from atmtcp.papers.ewa import scenario as ewa
 from atmtcp.papers.lakshman import scenario as lakshman
 from atmtcp.scenarios import goyal_tcp
 from test_tcp import LOSS_AT, MSS, Trace, wan_run
-
-README = Path(__file__).resolve().parents[1] / "README.md"
-
 
 @pytest.mark.parametrize("paper", list(tcp_settings_records()))
 def test_every_paper_decides_every_setting_once(paper):
@@ -60,11 +56,6 @@ def test_a_bsd_setting_must_carry_bsds_value():
 def test_a_per_scenario_value_must_be_given():
     with pytest.raises(m.ModelError, match="delayed_ack_max_s"):
         ts.tcp_from("reno", cheon.TCP_SETTINGS, mss=500, min_rto_ticks=500)
-
-
-def test_readme_shows_the_generated_table():
-    """The README's table of settings is the records' (regenerate it with tcp_settings.markdown_table)."""
-    assert ts.markdown_table(tcp_settings_records()) in README.read_text()
 
 
 def wan(config, lost=()):

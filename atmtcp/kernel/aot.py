@@ -1,7 +1,7 @@
 """Build the kernel ahead of time: one extension module that runs without numba.
 
 A process that loads the kernel from numba's cache first imports numba and its lowering
-registries (about 0.3 s and 120 MB before the first event; README, "Speed"). numba's ahead-of-time
+registries (about 0.3 s and 120 MB before the first event; docs/speed.md). numba's ahead-of-time
 compiler (``numba.pycc``) links the same compiled functions into a plain CPython extension
 module that needs only numpy, so ``atmtcp run`` and every simulating process skip numba
 altogether (:mod:`atmtcp.kernel.entry`). The module's one function, ``run(I, F, B, lay)``, is

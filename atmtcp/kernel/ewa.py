@@ -14,8 +14,8 @@ window size computed by Eq. (3.1) is used to modify the returning acknowledgemen
 the connections they belong to": no per-connection state.
 
 Section 3.2 adapts alpha: a first-order filter of the queue, ``avg <- (1 - g) avg + g Q`` with
-``g = 1/128`` "at a sampling point"; every T = 10 ms, alpha += w_up (1/8) if the average is below
-the low threshold (20 % of the buffer) and alpha *= w_down (1 - 1/32) if it is above the high one
+``g = 1/128`` "at a sampling point"; every T = 10 ms, ``alpha += w_up`` (1/8) if the average is below
+the low threshold (20 % of the buffer) and ``alpha *= w_down`` (1 - 1/32) if it is above the high one
 (60 %); alpha starts at 1.
 
 Choices where the paper is silent (also in :class:`atmtcp.internetwork.Ewa`):

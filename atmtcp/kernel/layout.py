@@ -78,9 +78,9 @@ SS_HALF_CWND, SS_BSD = range(2)   # the order of model.SSTHRESH_RULES
     P_RING_LOW_AT, P_PEND_LOW_AT,
     P_CAPTURE_EOM, P_IP_NS, P_IP_FREE,
     P_THRESHOLD2, P_DROPLIST_MAX, P_DROPLIST_LEN, P_DROPLIST_EPOCH, P_DROP_TIMER_NS, P_DROP_TIMER_AT,
-    P_FRONT, P_RED_FRAME,
+    P_FRONT, P_RED_FRAME, P_HANDOVER_AT,
     P_NFIELDS,
-) = range(41)
+) = range(42)
 # P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of
 # the lazy FIFO drain; needed by slotted ports and by randomized tail drop (P_FAN_IN > 0),
 # which remove or reorder cells after their arrival. P_EVENT_AT: time of the port's pending
@@ -93,6 +93,9 @@ SS_HALF_CWND, SS_BSD = range(2)   # the order of model.SSTHRESH_RULES
 # timer's expiry (at P_DROP_TIMER_AT, -1 when inactive) releases every VC by raising the epoch.
 # P_FRONT: drop from front at a full buffer (lakshman 3), FRONT_CELL or FRONT_FRAME, 0 if none.
 # P_RED_FRAME = 1: lakshman's RED tests a frame's first cell and drops whole frames; 0: every cell.
+# P_HANDOVER_AT: a traced NIC's latest handover of a packet after the event's time (IP service time, ACK
+# delay), to which transmit_cells drained it: its samples before that time were recorded in advance
+# (atmtcp.kernel.ports.sample_before_handover), and the sample events skip them.
 # P_RING_LOW_AT, P_PEND_LOW_AT: the length at which a push makes the run stop after its event
 # (RING_LOW, PEND_LOW) so that Python grows the list; the capacity itself for a finite buffer.
 DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)

@@ -163,6 +163,7 @@ def red_decision(state, X, K, u, log_one, slope, frames, at_front, bom, eom):
       remaining cells).
     - ``at_front`` (lakshman 5, Fig. 13): the refusal is carried out on the cell at the front
       (:func:`atmtcp.kernel.held_ports.drop_front`), so the arriving frame stays whole.
+
     An early (random) drop is counted as ``DROP_THRESHOLD``.
     """
     if state == PV_DISCARD_ALL:

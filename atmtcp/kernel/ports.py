@@ -27,8 +27,9 @@ from .cells import (  # noqa: F401  (alloc_packet, channel_pop, channel_take, fr
 from .held_ports import admit_held
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, CH_CDV_NS, G_STATUS, G_STATUS_ARG, K_NCELLS, P_ACTIVE_VCS, P_BUSY_UNTIL, P_CELL_NS,
-    P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HELD, P_IP_FREE, P_IP_NS, P_MAX_QUEUE, P_POLICY, P_QUEUE,
+    ACCEPT, CH_CDV_NS, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, G_STATUS_ARG, K_NCELLS, P_ACTIVE_VCS,
+    P_BUSY_UNTIL, P_CELL_NS, P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HANDOVER_AT, P_HELD, P_IP_FREE, P_IP_NS,
+    P_MAX_QUEUE, P_POLICY, P_QUEUE,
     P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT, P_TRACE, PV_NORMAL, RING_FULL, RING_LOW,
     TAIL, V_CELLS_SENT, V_NHOPS,
 )
@@ -168,6 +169,10 @@ def transmit_cells(S, v, k, t):
     ports' path, which nearly doubled the compile time of this function. A NIC's tail drop on its
     infinite buffer accepts every cell, so the packet's cells are counted in at once (one drain,
     no decision per cell) and forwarded one cell time apart, as :func:`admit_lazy` would.
+
+    A packet handed over after the event's time (an IP service time, or a receiver's ACK delay: ``t``
+    is then later than the clock) puts the NIC's counters at its handover, ahead of the clock: a
+    traced NIC first records its samples before that time (:func:`sample_before_handover`).
     """
     v = nonneg(v)
     k = nonneg(k)
@@ -179,6 +184,8 @@ def transmit_cells(S, v, k, t):
     if service > 0:
         t = max(t, port[p, P_IP_FREE])
         port[p, P_IP_FREE] = t + service
+    if port[p, P_TRACE] != 0 and t > ivec(S, T_G)[G_NOW]:
+        sample_before_handover(S, p, t)
     n = pkt[k, K_NCELLS]
     vc[v, V_CELLS_SENT] += n
     drain(S, p, t)
@@ -209,16 +216,49 @@ def transmit_cells(S, v, k, t):
         admit_lazy(S, p, v, 0, k, idx, t)
 
 
+@jit_inline
+def record_sample(S, p, i, t):
+    """Row ``i`` of traced port ``p``'s samples: its queue length and cumulative departures at ``t``."""
+    port = itab(S, T_PORT)
+    col = port[p, P_TRACE] - 1
+    if port[p, P_HELD] == 0:
+        drain(S, p, t)
+    itab(S, T_QSAMPLE)[i, col] = port[p, P_QUEUE]
+    itab(S, T_OSAMPLE)[i, col] = port[p, P_CELLS_OUT]
+
+
+@jit
+def sample_before_handover(S, p, handover):
+    """Traced NIC ``p`` is handed a packet at ``handover``, later than the clock (``G_NOW``): record
+    its samples from now (or from its previous handover, ``P_HANDOVER_AT``, if later: those before
+    were recorded then) to before ``handover``, while its counters hold only the packets handed over
+    by then.
+
+    :func:`transmit_cells` drains the NIC at the handover time, so its queue and departures run
+    ahead of the clock until then; a sample read from them at its own time would count the cells
+    that leave before the handover as gone already (with cheon's IP service rate a whole packet, or
+    several, within one sample of 1 us: issue 23), and show a packet queued that the IP layer (or a
+    lakshman receiver's ACK delay) still holds. Here the NIC is drained at each sampling instant of
+    that range in turn (none earlier than a drain before it: drains at increasing times compose, and
+    the drain at the handover leaves the state one drain would) and the sample recorded;
+    :func:`sample_ports` skips these samples when their time comes, as it finds the handover after
+    their time."""
+    g = ivec(S, T_G)
+    port = itab(S, T_PORT)
+    step = g[G_SAMPLE_NS]
+    i = (max(g[G_NOW], port[p, P_HANDOVER_AT]) + step - 1) // step
+    while i < g[G_NSAMPLES] and i * step < handover:
+        record_sample(S, p, i, i * step)
+        i += 1
+    port[p, P_HANDOVER_AT] = max(port[p, P_HANDOVER_AT], handover)
+
+
 @jit
 def sample_ports(S, i, t):
-    """Record queue length and cumulative departures of the traced ports at sample ``i``."""
-    osample = itab(S, T_OSAMPLE)
+    """Record queue length and cumulative departures of the traced ports at sample ``i``. A NIC whose
+    last packet is handed over after ``t`` (``P_HANDOVER_AT``) had this sample recorded before that
+    packet came (:func:`sample_before_handover`)."""
     port = itab(S, T_PORT)
-    qsample = itab(S, T_QSAMPLE)
     for p in range(port.shape[0]):
-        col = port[p, P_TRACE] - 1
-        if col >= 0:
-            if port[p, P_HELD] == 0:
-                drain(S, p, t)
-            qsample[i, col] = port[p, P_QUEUE]
-            osample[i, col] = port[p, P_CELLS_OUT]
+        if port[p, P_TRACE] != 0 and t >= port[p, P_HANDOVER_AT]:
+            record_sample(S, p, i, t)

@@ -49,7 +49,7 @@ def red_drop_probability(avg, count, min_th, max_th, max_p, gentle):
     this one): ``p_b / (1 - count p_b)``, at most 1. The spacing: drops fall about every ``1 / p_b``
     packets instead of geometrically. ``p_b`` rises linearly from 0 at min_th to max_p at max_th, and
     with ``gentle`` on from max_p at max_th to 1 at 2 max_th (Floyd, "Recommendation on using the
-    gentle_ variant of RED", 2000; not in ewa's time, a study only)."""
+    ``gentle_`` variant of RED", 2000; not in ewa's time, a study only)."""
     if avg < max_th:
         p_b = max_p * (avg - min_th) / (max_th - min_th)
     elif gentle:

@@ -41,7 +41,7 @@ EXPERIMENTS = {e.id: e for paper in PAPERS.values() for e in paper.EXPERIMENTS}
 
 
 def tcp_settings() -> dict:
-    """Paper key -> its ``TCP_SETTINGS`` (README, "What a paper leaves unsaid")."""
+    """Paper key -> its ``TCP_SETTINGS`` (docs/modelling.md, "What a paper leaves unsaid")."""
     return {key: paper.TCP_SETTINGS for key, paper in PAPERS.items()}
 
 

@@ -28,6 +28,10 @@ IMPROVEMENT_TOLERANCE_PCT = 10.0
 count as reproduced: our choice; the paper's own standard deviations are 2-10 % of its means."""
 EPOCH_RTT_RANGE = (0.5, 2.0)
 """'About one roundtrip time', read as between half and twice the congested RTT."""
+FAIRNESS_MARGIN = 0.03
+"""How far ESPD's fairness may lie below EPD's in the symmetric tables and still count as "does not
+sacrifice fairness": the paper's own largest shortfall there, Table 1's 0.893 against 0.921
+(0.028), rounded up to the tables' two decimals."""
 DESYNCHRONIZED = 0.1
 """ESPD's windows count as asynchronous when their mean pairwise correlation is below this in
 magnitude (our cutoff)."""
@@ -89,13 +93,23 @@ def _espd_long_over_short(d):
 
 
 def _espd_fairness(d):
+    """ESPD's fairness against EPD's in the paper's own direction, table by table: at least EPD's
+    in Tables 2, 4 and 5, where the paper's ESPD is fairer (0.573 vs 0.540, 0.603 vs 0.581, 0.867 vs
+    0.837); in the symmetric Tables 1 and 3, where the paper's ESPD is 0.028 below EPD and level with
+    it (0.893 vs 0.921, 0.929 vs 0.928), no more than :data:`FAIRNESS_MARGIN` below."""
+    def margin(ds):
+        return FAIRNESS_MARGIN if ds.attrs["case"] == "symmetric" else 0.0
+
     def holds(ds, mean):
         e, p = ds.fairness.sel(policy="espd"), ds.fairness.sel(policy="epd")
-        return float(e.mean()) >= float(p.mean()) if mean else (e >= p).values
+        if mean:
+            return float(e.mean()) >= float(p.mean()) - margin(ds) - 1e-12
+        return (e >= p - margin(ds) - 1e-12).values
 
     def describe(ds):
-        return (f"ESPD {float(ds.fairness.sel(policy='espd').mean()):.3f} vs EPD "
-                f"{float(ds.fairness.sel(policy='epd').mean()):.3f} (means), not below")
+        e, p = float(ds.fairness.sel(policy="espd").mean()), float(ds.fairness.sel(policy="epd").mean())
+        bound = f"at most {margin(ds):.2f} below" if margin(ds) else "not below"
+        return f"ESPD {e:.3f} vs EPD {p:.3f} (means, ESPD {e - p:+.3f}), {bound}"
     return _per_table(FOUR_POLICY_TABLES + ("cheon.table5",), d, holds, describe)
 
 
@@ -173,7 +187,9 @@ CLAIMS = [
           "the short roundtrip time sessions (Tables 2, 4; Table 5: disadvantaged groups more).",
           ("cheon.table2", "cheon.table4", "cheon.table5"), _espd_long_over_short, reads=PER_TABLE),
     Claim("espd_fairness_not_below_epd", "cheon", "We note that ESPD does not sacrifice fairness for increased "
-          "throughput. On the contrary, it offers improved fairness over EPD (Tables 1-4; Table 5: 0.837 to 0.867).",
+          "throughput. On the contrary, it offers improved fairness over EPD (Tables 1-4; Table 5: 0.837 to 0.867). "
+          "Read in the paper's own direction per table: fairer than EPD in Tables 2, 4, 5, at most 0.03 below it "
+          "in Tables 1 and 3, where the paper's ESPD is 0.028 below and level.",
           TABLE_TARGETS, _espd_fairness, reads=PER_TABLE),
     Claim("congestion_epoch_one_rtt", "cheon", "In most of the simulation experiments we performed, we found that "
           "the duration of congestion is about one roundtrip time.", ("cheon.table1",), _epoch_one_rtt,

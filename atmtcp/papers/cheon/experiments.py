@@ -27,12 +27,15 @@ Definitions the paper leaves open (each also in ``notebooks/cheon.ipynb``):
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import xarray as xr
 
 from ... import model as m
 from ...experiment import Experiment, grid
 from ...simulate import simulate
+from ...metrics import fairness_index
 from ...topologies import parking_lot_bottleneck
 from .scenario import (
     BUFFER_CELLS, CASES, POLICIES, WARMUP_S, cheon_run, group_of_sessions, max_effective_throughput,
@@ -142,7 +145,7 @@ def summarize_run(ds: xr.Dataset, case: str) -> xr.Dataset:
     out = xr.Dataset({
         "effective_throughput": ("source", received, {"units": "packet", "long_name":
                                  "distinct packets delivered after the warm-up"}),
-        "fairness": ((), _jain(received), {"units": "1", "long_name": "fairness index of the effective throughputs"}),
+        "fairness": ((), fairness_index(received), {"units": "1", "long_name": "fairness index of the effective throughputs"}),
         "synchronization": ((), window_synchronization(cwnd_samples(ds, times)), {
             "units": "1", "long_name": "mean pairwise correlation of the sessions' cwnd (10 ms samples)"}),
         "epochs": ((), len(durations), {"units": "1", "long_name": "congestion epochs after the warm-up"}),
@@ -156,14 +159,16 @@ def summarize_run(ds: xr.Dataset, case: str) -> xr.Dataset:
     return out
 
 
-def _jain(x: np.ndarray) -> float:
-    x = np.asarray(x, float)
-    return float(x.sum() ** 2 / (len(x) * (x ** 2).sum())) if (x ** 2).sum() > 0 else 1.0
-
-
-def simulate_case(case: str, policy: str, payload: int, seed: int, trace_all: bool = True) -> xr.Dataset:
-    """Simulate one run with the congested port's queue and every session's cwnd traced."""
+def simulate_case(case: str, policy: str, payload: int, seed: int, trace_all: bool = True,
+                  policy_changes: dict | None = None, sonet: bool = False) -> xr.Dataset:
+    """Simulate one run with the congested port's queue and every session's cwnd traced.
+    ``policy_changes`` replaces fields of the switch ports' :class:`~atmtcp.model.DropPolicy` and
+    ``sonet`` sets :attr:`atmtcp.model.Network.sonet` (the studies of :mod:`.studies`)."""
     run = cheon_run(case, policy, payload, seed)
+    if policy_changes or sonet:
+        port = run.network.switch_port
+        port = dataclasses.replace(port, policy=dataclasses.replace(port.policy, **(policy_changes or {})))
+        run = dataclasses.replace(run, network=dataclasses.replace(run.network, switch_port=port, sonet=sonet))
     port = parking_lot_bottleneck(run.network)
     n = len(run.connections)
     trace = m.TraceConfig(connections=tuple(range(n)) if trace_all else (), ports=(port,),

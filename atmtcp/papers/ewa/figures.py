@@ -309,3 +309,79 @@ def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: li
     return summary("ewa", comparison, verdicts, targets,
                    {"L1's effective utilization per phase, section 2: the paper's and ours over the seeds (mean, "
                     "90 % interval of one run), with Jain's index": table}, quick)
+
+
+# --- numbers the notebook's prose cites -------------------------------------------------------------------------------
+def over_seeds(quantities: dict[str, xr.DataArray]) -> pd.DataFrame:
+    """Per named quantity (one value per seed): its mean over the seeds, the lowest and the highest seed."""
+    return pd.DataFrame([{"quantity": name, "mean": float(v.mean()), "lowest seed": float(v.min()),
+                          "highest seed": float(v.max())} for name, v in quantities.items()]).set_index("quantity")
+
+
+def buffer_start_numbers(ds: xr.Dataset, span_s: float = 2.0, seed: int = 0) -> pd.Series:
+    """What :func:`buffer_start_figure` shows, in numbers: when AAP-1's buffer first fills (within two
+    packets of its size), until when it then stays below a quarter of its size, and how often it fills
+    again (each climb from below a quarter counted once) up to ``span_s``."""
+    run = ds.sel(seed=seed)
+    t, q = run.sample_time.values, run.queue_packets.values
+    full, quarter = BUFFER_BYTES / 1540 - 2, BUFFER_BYTES / 1540 / 4
+    first = int(np.argmax(q >= full))
+    low = first + int(np.argmax(q[first:] < quarter))
+    back = low + int(np.argmax(q[low:] >= quarter))
+    fills, armed = [], True
+    for time, value in zip(t[back:], q[back:]):
+        if time > span_s:
+            break
+        if armed and value >= full:
+            fills.append(time)
+            armed = False
+        elif value < quarter:
+            armed = True
+    return pd.Series({"first full (s)": t[first], "below a quarter until (s)": t[back],
+                      f"fills from then to {span_s:g} s": len(fills),
+                      "mean time between fills (s)": float(np.diff(fills).mean()) if len(fills) > 1 else np.nan},
+                     name=f"seed {seed}")
+
+
+def vc_numbers(ds: xr.Dataset, from_s: float = 1.0) -> pd.DataFrame:
+    """``ewa.fig2`` ... ``fig4`` over the seeds (:func:`over_seeds`): the share of the samples from
+    ``from_s`` on in which each VC's queue is empty, and the long connections' mean throughput over the
+    short one's."""
+    later = ds.time >= from_s
+    empty = (ds.queue_bytes.where(later) == 0).sum("time") / later.sum()
+    long_, short = [s for s in ds.source.values if s != "3b"], "3b"
+    ratio = ds.throughput_mbps.sel(source=long_).mean("source") / ds.throughput_mbps.sel(source=short)
+    quantities = {f"VC {k + 1}: queue empty, share of the samples from {from_s:g} s": empty.isel(vc=k)
+                  for k in range(ds.sizes["vc"])}
+    quantities["long connections' throughput over the short one's"] = ratio
+    return over_seeds(quantities)
+
+
+def section_2_runs(data: dict[str, xr.Dataset], from_s: float = 1.0) -> pd.DataFrame:
+    """Per section 2 policy (means over the seeds): packets dropped per run and how many of them were RED's
+    forced drops, fast retransmits per run, timeouts per connection in the 20 s, and AAP-1's queue from
+    ``from_s`` on: its mean, the share of samples in which it is empty or above RED's max_th (30 packets),
+    and its largest value."""
+    rows = []
+    for target, (label, _, _) in POLICIES.items():
+        ds = data[target]
+        queue = ds.queue_packets.where(ds.sample_time >= from_s)
+        samples = queue.notnull().sum("sample_time")
+        rows.append({"policy": label, "packets dropped per run": float(ds.packets_dropped.sum("source").mean()),
+                     "forced drops per run": float(ds.drops_by_reason.sel(router_drop_reason="forced").mean()),
+                     "fast retransmits per run": float(ds.fast_retransmits.sum("source").mean()),
+                     "timeouts per connection": float(ds.timeouts.mean()),
+                     "mean queue (packets)": float(queue.mean()),
+                     "empty share": float(((queue == 0).sum("sample_time") / samples).mean()),
+                     "share above 30 packets": float(((queue > 30).sum("sample_time") / samples).mean()),
+                     "largest queue (packets)": float(queue.max())})
+    return pd.DataFrame(rows).set_index("policy")
+
+
+def red_study_regime(ds: xr.Dataset, policy: str = "red_0.02") -> pd.DataFrame:
+    """``ewa.red_study``, per RED variant and TCP reading (means over the seeds): the connections an
+    overflow episode hits and the packets each hit costs."""
+    cell = ds.sel(policy=policy)
+    table = pd.concat({"connections hit per episode": (cell.hits / cell.episodes).mean("seed").to_pandas(),
+                       "drops per hit": cell.drops_per_hit.mean("seed").to_pandas()}, axis=1)
+    return table

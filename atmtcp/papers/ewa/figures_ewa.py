@@ -10,10 +10,10 @@ import pandas as pd
 import xarray as xr
 
 from ...reference import load_reference
-from . import equilibrium
+from . import equilibrium, experiments_ewa
 from .claims_ewa import SECTION_2, equilibrium_rows
-from .figures import phase_lines, sequence_figure
-from .scenario_ewa import OVERCORRECTION, SCENARIOS, buffer_packets
+from .figures import over_seeds, phase_lines, sequence_figure
+from .scenario_ewa import OVERCORRECTION, SCENARIOS, buffer_packets, pipe_packets
 
 FEEDBACK_LABELS = {"linear": "linear, f = alpha (B - Q)  (eq. 3.3)", "log": "logarithmic, f = alpha log2(B - Q)  (eq. 3.4)"}
 
@@ -288,3 +288,58 @@ def against_section_2_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
         row["timeouts"] = float(ds.timeouts.sum("source").mean())
         rows.append(row)
     return pd.DataFrame(rows).set_index("policy")
+
+
+# --- numbers the notebook's prose cites -----------------------------------------------------------------------------------
+def cycle_ms(queue: xr.DataArray, from_s: float = 1.0) -> xr.DataArray:
+    """Per seed, the period (ms) of the strongest oscillation of a sampled queue from ``from_s`` on (the
+    largest peak of its spectrum)."""
+    t = queue.sample_time.values
+    keep = t >= from_s
+    step = float(t[1] - t[0])
+    periods = []
+    for seed in queue.seed.values:
+        x = queue.sel(seed=seed).values[keep].astype(float)
+        spectrum = np.abs(np.fft.rfft(x - x.mean()))
+        frequency = np.fft.rfftfreq(x.size, step)
+        periods.append(1e3 / frequency[1 + int(np.argmax(spectrum[1:]))])
+    return xr.DataArray(periods, coords={"seed": queue.seed.values}, dims="seed")
+
+
+def overcorrection_numbers(ds: xr.Dataset) -> pd.DataFrame:
+    """Fig. 13 over the seeds (:func:`atmtcp.papers.ewa.figures.over_seeds`): the lowest queue of each
+    linear run with 40 connections from 1 s on, and the period of the logarithmic queue's cycle."""
+    return over_seeds({"linear, 40 connections: lowest queue from 1 s (packets)":
+                       ds.queue_min.sel(feedback="linear", sources=40),
+                       "logarithmic, 40 connections: period of the queue's cycle (ms)":
+                       cycle_ms(ds.queue_packets.sel(feedback="log", sources=40))})
+
+
+def equilibrium_held_at_receivers(data: dict[str, xr.Dataset]) -> pd.DataFrame:
+    """The two cases where the simulated queue misses eq. 3.2 with the pipe: the queue solved with half a
+    segment per connection held at the receivers, N floor(f(B - Q)) = P + Q + N/2 (each seed with its own
+    alpha; mean over the seeds), beside the simulated one."""
+    fig13 = data["ewa.fig13"].sel(feedback="log", sources=40)
+    small = data[experiments_ewa.FIGURES["small_ip"][1]].sel(phase="0-10 s")
+    cases = (("Fig. 13, log, 40 connections", 40, np.ones(fig13.sizes["seed"]), fig13.queue_mean.values,
+              SCENARIOS["new_connections"]),
+             (f"{experiments_ewa.FIGURES['small_ip'][1]} 0-10 s", 10, small.alpha_steady.values,
+              small.queue_steady.values, SCENARIOS["small_ip"]))
+    rows = []
+    for name, n, alphas, simulated, s in cases:
+        buffer, pipe = buffer_packets(s), pipe_packets(s)
+        solved = [equilibrium.queue_with_pipe(n, a, buffer, pipe + n / 2, whole_segments=True) for a in alphas]
+        rows.append({"case": name, "simulated queue": float(np.mean(simulated)),
+                     "solved with N/2 held at the receivers": float(np.mean(solved))})
+    return pd.DataFrame(rows).set_index("case")
+
+
+def window_numbers(ds: xr.Dataset, at_s: float = 15.0, sources=(0, 1)) -> pd.DataFrame:
+    """At ``at_s``, the cwnd of ``sources`` (the connections still open after 15 s) against the window EWA
+    feeds them back, over the seeds (:func:`atmtcp.papers.ewa.figures.over_seeds`; cwnd in segments of
+    1500 bytes and MB, the window in KB)."""
+    at = ds.sel(time=at_s, method="nearest").isel(source=list(sources))
+    return over_seeds({f"cwnd at {at_s:g} s (segments)": at.cwnd.mean("source") / 1500,
+                       f"cwnd at {at_s:g} s (MB)": at.cwnd.mean("source") / 2**20,
+                       f"window fed back at {at_s:g} s (KB)": at.window_fed_back.mean("source") / 1024,
+                       f"cwnd over the window fed back at {at_s:g} s": (at.cwnd / at.window_fed_back).mean("source")})

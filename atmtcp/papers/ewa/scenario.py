@@ -115,7 +115,7 @@ TCP_SETTINGS = (
 )
 """ewa's TCP, setting by setting (:mod:`atmtcp.tcp_settings`); sections 2-4 share it."""
 PREVIOUS_READING = dict(BEFORE_THE_RULE, delayed_ack=False)
-"""The reading of ewa's TCP before the project's rule (README, "What a paper leaves unsaid"): one
+"""The reading of ewa's TCP before the project's rule (docs/modelling.md, "What a paper leaves unsaid"): one
 segment per RTT as sections 1 and 3.1 describe TCP, every segment acknowledged, goyal1998's ssthresh
 and recovery exit. ``ewa.tcp_sensitivity`` runs it and each of its parts."""
 

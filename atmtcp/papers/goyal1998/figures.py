@@ -275,3 +275,49 @@ def start_jitter_table(synchronized: dict[str, xr.Dataset], jittered: xr.Dataset
     order = [p for p in POLICY_LABELS if p in wide.columns.get_level_values(0)]
     return wide.reindex(columns=pd.MultiIndex.from_product([order, ["synchronized", "starts spread", "difference"]]))
 
+
+
+def largest_differences(table: pd.DataFrame, n: int = 4) -> pd.DataFrame:
+    """The ``n`` cells of a :func:`start_jitter_table` where the spread starts move the mean most
+    (largest |difference|), one row each."""
+    diff = table.xs("difference", axis=1, level=1).stack().rename("difference").to_frame()
+    diff.index = diff.index.set_names("policy", level=-1)
+    order = diff["difference"].abs().sort_values(ascending=False).index[:n]
+    return diff.loc[order]
+
+
+def phase_lock_table(ds: xr.Dataset, assumptions, buffer_factor: int = 1) -> pd.DataFrame:
+    """``goyal1998.ubr_sensitivity``, plain UBR in the LAN (both TCPs, both source counts, the buffer
+    of ``buffer_factor``), per assumption: the lowest and highest seed's efficiency and fairness beside
+    1/N, the share of the goodput that the top source of each run gets (mean over the seeds), and the
+    cells that arrived at a full buffer per run, the top source's against the mean of the others'."""
+    rows = []
+    for assumption in assumptions:
+        for tcp in ds.tcp.values:
+            for n in ds.sources.values:
+                cell = ds.sel(assumption=assumption, tcp=tcp, network="lan", sources=n,
+                              buffer_factor=buffer_factor, policy="ubr").isel(source=slice(0, int(n)))
+                goodput = cell.goodput_bps.transpose("seed", "source").values
+                full = cell.full_buffer_arrivals.transpose("seed", "source").values
+                top = goodput.argmax(axis=1)
+                seeds = np.arange(len(top))
+                others = (full.sum(axis=1) - full[seeds, top]) / (int(n) - 1)
+                rows.append({"assumption": assumption, "tcp": str(tcp), "sources": int(n),
+                             "efficiency, lowest seed": float(cell.efficiency.min()),
+                             "efficiency, highest seed": float(cell.efficiency.max()),
+                             "fairness, lowest seed": float(cell.fairness.min()),
+                             "fairness, highest seed": float(cell.fairness.max()), "1/N": 1 / int(n),
+                             "top source's share": float((goodput[seeds, top] / goodput.sum(axis=1)).mean()),
+                             "full-buffer arrivals, top source": float(full[seeds, top].mean()),
+                             "full-buffer arrivals, each other source": float(others.mean())})
+    return pd.DataFrame(rows).set_index(["assumption", "tcp", "sources"])
+
+
+def recovery_counts(ds: xr.Dataset) -> dict[str, int]:
+    """One scripted-loss run (``goyal1998.fig5`` ... ``fig7``, its first case): its fast retransmits,
+    timeouts and the number of times its ssthresh was cut."""
+    one = ds.isel(case=0)
+    ssthresh = one.ssthresh.values
+    ssthresh = ssthresh[~np.isnan(ssthresh)]
+    return {"fast retransmits": int(one.fast_retransmits), "timeouts": int(one.timeouts),
+            "ssthresh cuts": int((np.diff(ssthresh) < 0).sum())}

@@ -309,3 +309,31 @@ def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: li
     from .comparison import THRESHOLDS
     view = comparison.assign(target=comparison.target.mask(comparison.metric.isin(THRESHOLDS), THRESHOLDS_LABEL))
     return summary("lakshman", view, verdicts, targets, tables, quick)
+
+
+# --- numbers the notebook's prose cites ------------------------------------------------------------------------
+def seeds_behind(datasets: dict[str, xr.Dataset], better: str, worse: str, tolerance: float) -> pd.Series:
+    """Per seed, how many points (figure, buffer) of ``datasets`` have ``better``'s total throughput
+    below ``worse``'s by more than ``tolerance`` (``lakshman.fig2`` ... ``fig10``, each seed alone)."""
+    counts = None
+    for ds in datasets.values():
+        tp = ds.total_throughput
+        behind = (tp.sel(discipline=better) < tp.sel(discipline=worse) - tolerance).sum("buffer")
+        counts = behind if counts is None else counts + behind
+    return counts.to_series().rename(f"points with {LABELS[better]} behind {LABELS[worse]} by > {tolerance}")
+
+
+def rtt_order_table(datasets: dict[str, xr.Dataset]) -> pd.DataFrame:
+    """Per individual-throughput figure and discipline: at how many buffers the shortest-RTT source's
+    good throughput (mean over the seeds) is above the longest-RTT source's, of how many."""
+    rows = []
+    for target, ds in datasets.items():
+        for k in ds.discipline.values:
+            y = ds.good_throughput.sel(discipline=k).mean("seed")
+            rtt = ds.rtt_s.sel(discipline=k)
+            rtt = rtt.isel({dim: 0 for dim in rtt.dims if dim != "source"}).values
+            short, long_ = int(np.argmin(rtt)), int(np.argmax(rtt))
+            ahead = int((y.isel(source=short) > y.isel(source=long_)).sum())
+            rows.append({"figure": target, "discipline": LABELS[k], "buffers with the shorter RTT ahead": ahead,
+                         "buffers": int(ds.sizes["buffer"])})
+    return pd.DataFrame(rows).set_index(["figure", "discipline"])

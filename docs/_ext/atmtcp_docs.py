@@ -1,0 +1,199 @@
+"""Pages of the documentation site generated from the package itself, so that they cannot drift from it.
+
+Written into ``docs/generated/`` (untracked) when Sphinx starts, from what ``make reproduce`` left in
+the tracked ``figures/`` (no simulation runs here):
+
+- ``papers/<key>.md``: per paper, its principal findings with their verdicts, its figures and tables
+  beside the paper's numbers, its claims, its TCP settings with the sentences they rest on, and its
+  hand-written modelling choices (``docs/modelling/<key>.md``);
+- ``fidelity.md``: ``figures/fidelity.md``;
+- ``targets.md``: every target id of the registry with its title and where its output is;
+- ``tcp-settings.md``: the table of the rule "what a paper leaves unsaid";
+- ``quickstart.ipynb``: the class notebook, executed with papermill (short runs), for the tutorial page.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[1]
+ROOT = DOCS.parent
+GENERATED = DOCS / "generated"
+FIGURES = ROOT / "figures"
+
+QUICKSTART_PARAMETERS = {"duration": 2.0, "sliders": False}
+"""The notebook's own defaults, without the widgets (a static page cannot run them)."""
+
+
+def _papers():
+    import atmtcp.papers as papers
+    return papers
+
+
+def _write(path: Path, text: str) -> None:
+    """Write only on change, so that Sphinx rebuilds only what changed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def _fidelity_section(key: str) -> str:
+    """The paper's section ``### <key>`` of ``figures/fidelity.md`` (its findings and their evidence)."""
+    text = (FIGURES / "fidelity.md").read_text()
+    match = re.search(rf"^### {re.escape(key)}\n(.*?)(?=^#{{2,3}} |\Z)", text, re.S | re.M)
+    return match.group(1).strip() if match else "(no findings recorded in figures/fidelity.md)"
+
+
+def _claims_rows(notebook: str, names: set[str]) -> str:
+    """The rows of ``figures/<notebook>/claims.csv`` of the claims ``names``, as a Markdown table."""
+    path = FIGURES / notebook / "claims.csv"
+    if not path.exists():
+        return "(no claims table: run `make reproduce`)"
+    with path.open() as f:
+        rows = [r for r in csv.DictReader(f) if r["claim"] in names]
+    lines = ["| claim | passed | the paper says | what the runs show |", "|---|---|---|---|"]
+    for r in rows:
+        passed = "pass" if r["passed"] in ("True", "true", "1", "pass") else "FAIL"
+        cells = [f"`{r['claim']}`", passed, r.get("quote", ""), r.get("detail", "")]
+        lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def _target_section(target: str, notebook: str, title: str) -> str:
+    """One target: its title, figure and table as the full runs wrote them."""
+    folder = FIGURES / notebook
+    parts = [f"### `{target}`: {title}\n" if title != target else f"### `{target}`\n"]
+    png = folder / f"{target}.png"
+    if png.exists():
+        copy = GENERATED / "figures" / notebook / png.name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if not copy.exists() or copy.stat().st_mtime < png.stat().st_mtime:
+            shutil.copy2(png, copy)
+        parts.append(f"```{{image}} ../figures/{notebook}/{png.name}\n:alt: {target}\n:width: 100%\n```\n")
+    table = folder / f"{target}.md"
+    if table.exists():
+        parts.append(table.read_text().strip() + "\n")
+    if len(parts) == 1:
+        parts.append("Simulated as a dataset only (`data/results/" + target + ".nc`); the notebook reads it "
+                     "for the claims and the comparison.\n")
+    return "\n".join(parts)
+
+
+def paper_page(key: str) -> str:
+    """The page of one paper (see the module docstring)."""
+    papers = _papers()
+    from atmtcp import tcp_settings as ts
+    paper = papers.PAPERS[key]
+    notebook = paper.NOTEBOOK
+    targets = list(dict.fromkeys([e.id for e in paper.EXPERIMENTS] + list(paper.FIGURE_TARGETS)))
+    modelling = DOCS / "modelling" / f"{key}.md"
+    sections = [
+        f"# {key}\n",
+        f"{papers.citation(key).removeprefix(key + ': ')}\n",
+        f"Notebook: `notebooks/{notebook}.ipynb`; the paper's numbers: `data/reference/{key}.csv`; every number "
+        f"beside ours: `figures/{notebook}/comparison.csv`. Everything below comes from the full runs of "
+        "`make reproduce` (10 seeds per compared cell).\n",
+        "## What the paper found, and what the runs show\n",
+        "Each principal finding in the paper's words, marked by the claims behind it (the "
+        "[fidelity page](../fidelity.md) explains the marks).\n",
+        _fidelity_section(key) + "\n",
+        "## Claims\n",
+        _claims_rows(notebook, {c.name for c in paper.CLAIMS}) + "\n",
+        "## The TCP, setting by setting\n",
+        "Decided by the rule on the [modelling page](../../modelling.md): the paper's statement first, "
+        "then 4.4BSD-Lite's implementation.\n",
+        ts.sentences(paper.TCP_SETTINGS) + "\n",
+    ]
+    if modelling.exists():
+        sections += ["## Modelling choices\n", modelling.read_text().strip() + "\n"]
+    sections += ["## Figures and tables\n"]
+    sections += [_target_section(t, notebook, papers.title_of(t)) for t in targets]
+    return "\n".join(sections)
+
+
+def papers_index() -> str:
+    """The papers section: one page per paper of the registry, in its order (no list to edit)."""
+    papers = _papers()
+    entries = "\n".join(f"{key}" for key in papers.PAPERS)
+    lines = ["# The papers\n", "One page per paper of the registry, in the papers' chronological reading order. "
+             "How close each comes is summed up on the [fidelity page](../fidelity.md).\n",
+             "| key | document |", "|---|---|"]
+    lines += [f"| [{key}]({key}.md) | {papers.citation(key).removeprefix(key + ': ')} |" for key in papers.PAPERS]
+    return "\n".join(lines) + f"\n\n```{{toctree}}\n:hidden:\n\n{entries}\n```\n"
+
+
+def targets_page() -> str:
+    """Every target id of the registry (what ``atmtcp list`` prints), with its output files."""
+    papers = _papers()
+    lines = ["# Every target\n",
+             "Generated from the registry (`atmtcp.papers`); `atmtcp list` prints the same ids. A simulated "
+             "target is written to `data/results/<id>.nc` by `atmtcp experiment <id>`; the notebook draws it "
+             "into `figures/<notebook>/`.\n"]
+    for key, paper in papers.PAPERS.items():
+        lines += [f"## [{key}](papers/{key}.md)\n", "| target | title | simulated | figure | table |",
+                  "|---|---|---|---|---|"]
+        tables, figures = set(paper.TABLE_TARGETS), set(paper.FIGURE_TARGETS)
+        ids = list(dict.fromkeys([e.id for e in paper.EXPERIMENTS] + list(paper.FIGURE_TARGETS)))
+        for target in ids:
+            simulated = "yes" if target in papers.EXPERIMENTS else "no"
+            lines.append(f"| `{target}` | {papers.title_of(target)} | {simulated} | "
+                         f"{'yes' if target in figures else ''} | {'yes' if target in tables else ''} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def tcp_settings_page() -> str:
+    """The rule's table: every TCP setting of every paper, marked stated or BSD."""
+    from atmtcp import tcp_settings as ts
+    return ("| setting | " + ts.markdown_table(_papers().tcp_settings()).split("| setting | ", 1)[1] + "\n")
+
+
+def fidelity_page() -> str:
+    text = (FIGURES / "fidelity.md").read_text()
+    return re.sub(r"^### (\w+)$", lambda m: f"### [{m.group(1)}](papers/{m.group(1)}.md)", text, flags=re.M)
+
+
+def quickstart_notebook() -> None:
+    """Execute the quickstart with papermill into ``generated/quickstart.ipynb`` (once per change of the
+    notebook or of its parameters; about 30 s)."""
+    source = ROOT / "notebooks" / "quickstart.ipynb"
+    target = GENERATED / "quickstart.ipynb"
+    stamp = GENERATED / "quickstart.stamp"
+    key = json.dumps([source.read_text(), QUICKSTART_PARAMETERS], sort_keys=True)
+    if target.exists() and stamp.exists() and stamp.read_text() == key:
+        return
+    import papermill
+    target.parent.mkdir(parents=True, exist_ok=True)
+    papermill.execute_notebook(str(source), str(target), parameters=QUICKSTART_PARAMETERS,
+                               cwd=str(ROOT / "notebooks"), kernel_name="python3", progress_bar=False)
+    notebook = json.loads(target.read_text())
+    for cell in notebook["cells"]:   # the page shows the notebook's own parameters cell, not papermill's
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "injected-parameters" in tags:
+            cell["metadata"]["tags"] = tags + ["remove-cell"]
+    notebook["cells"].insert(1, {"cell_type": "markdown", "id": "rendered-for-the-docs", "metadata": {}, "source": [
+        "```{note}\nThis page is `notebooks/quickstart.ipynb` as it ran for the documentation, with its own "
+        "parameters but without the sliders of section 6 (a static page cannot run them). Open the notebook "
+        "in JupyterLab to change things and run them yourself.\n```"]})
+    target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False))
+    stamp.write_text(key)
+
+
+def generate(app=None) -> None:
+    """Write every generated page (Sphinx calls this at ``builder-inited``)."""
+    papers = _papers()
+    for key in papers.PAPERS:
+        _write(GENERATED / "papers" / f"{key}.md", paper_page(key))
+    _write(GENERATED / "papers" / "index.md", papers_index())
+    _write(GENERATED / "targets.md", targets_page())
+    _write(GENERATED / "tcp-settings.md", tcp_settings_page())
+    _write(GENERATED / "fidelity.md", fidelity_page())
+    quickstart_notebook()
+
+
+def setup(app):
+    app.connect("builder-inited", generate)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
