@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import NullFormatter, ScalarFormatter
 import numpy as np
 import pandas as pd
 import xarray as xr
@@ -51,13 +52,17 @@ def hold_figure(ds: xr.Dataset, epd_ours: np.ndarray | None = None):
                       for t in ds.drop_timer_s.values])
     left.errorbar(loss, stats[:, 0], yerr=[stats[:, 0] - stats[:, 1], stats[:, 2] - stats[:, 0]], fmt="o-",
                   color="C3", label="ESPD, ours (drop timer swept)")
-    for x, y, timer in zip(loss, stats[:, 0], ds.drop_timer_s.values):
-        left.annotate(f"{1e3 * timer:g} ms", (x, y), textcoords="offset points", xytext=(4, -12), fontsize=7)
+    for k, (x, y, timer) in enumerate(zip(loss, stats[:, 0], ds.drop_timer_s.values)):
+        left.annotate(f"{1e3 * timer:g} ms", (x, y), textcoords="offset points", xytext=(4, -12 if k % 2 else 8),
+                      fontsize=7)
     left.axhline(paper_value("cheon.table1", "espd"), color="C3", ls="--", label="ESPD, paper (Table 1)")
     left.axhline(paper_value("cheon.table1", "epd"), color="C0", ls="--", label="EPD, paper (Table 1)")
     if epd_ours is not None:
         left.axhline(float(np.mean(epd_ours)), color="C0", ls=":", label="EPD, ours (mean)")
     left.set_xscale("log")
+    left.xaxis.set_major_formatter(ScalarFormatter())
+    left.xaxis.set_minor_formatter(NullFormatter())
+    left.set_xticks([t for t in (1, 2, 5, 10, 20, 50, 100) if loss.min() / 2 <= t <= loss.max() * 2])
     left.set_xlabel("packets a session loses per capture into the drop-list (mean)")
     left.set_ylabel("effective throughput (packets)")
     left.legend(fontsize=8)
@@ -65,6 +70,7 @@ def hold_figure(ds: xr.Dataset, epd_ours: np.ndarray | None = None):
     right.plot(timers_ms, ds.sessions_per_epoch.mean("seed").values, "o-", color="C3", label="ESPD, ours")
     right.axvline(1e3 * ds.attrs.get("paper_drop_timer_s", 0.025), color="grey", ls=":", label="the paper's timer")
     right.set_xscale("log")
+    right.xaxis.set_major_formatter(ScalarFormatter())
     right.set_xlabel("drop timer (ms)")
     right.set_ylabel("sessions captured per congestion epoch (mean)")
     right.legend(fontsize=8)
@@ -114,16 +120,16 @@ def eom_table(ds: xr.Dataset, rcd: dict[str, np.ndarray]) -> pd.DataFrame:
 
 
 def eom_figure(ds: xr.Dataset, rcd: dict[str, np.ndarray]):
-    """PPD's and EPD's gain over RCD per table under both readings of a dropped EOM cell, with the
-    paper's gains marked."""
-    tables = [str(t) for t in ds.table.values]
+    """PPD's and EPD's gain over RCD per table with an RCD column (Tables 1-4) under both readings of a
+    dropped EOM cell, with the paper's gains marked."""
+    tables = [str(t) for t in ds.table.values if str(t) in rcd]   # Table 5 has no RCD column
     fig, axes = plt.subplots(1, len(ds.policy), figsize=(11, 4), sharey=True)
     width = 0.35
     for ax, policy in zip(np.atleast_1d(axes), ds.policy.values):
         x = np.arange(len(tables))
         for k, reading in enumerate(EOM_READINGS):
             gains = [100 * (ds.effective_throughput.sel(table=t, policy=policy, dropped_eom=reading).mean()
-                            / np.mean(rcd[t]) - 1) if t in rcd else np.nan for t in tables]
+                            / np.mean(rcd[t]) - 1) for t in tables]
             ax.bar(x + (k - 0.5) * width, gains, width, label=f"dropped EOM {reading}")
         for i, t in enumerate(tables):
             try:
