@@ -65,8 +65,8 @@ def run_kernel(run: m.Run, growth: Growth | None = None, entry=None) -> Compiled
         compiled.state.g[L.G_STATUS] = L.OK
 
 
-COMPILE_NOTICE = ("atmtcp: compiling the simulation kernel for this machine, once (about 2-3 minutes and up to "
-                  "2 GB of memory on a 2-core machine); `atmtcp warm` does it ahead of time and also builds a "
+COMPILE_NOTICE = ("atmtcp: compiling the simulation kernel for this machine, once (about 1-2 minutes and up to "
+                  "1.3 GB of memory on a 2-core machine); `atmtcp warm` does it ahead of time and also builds a "
                   "module that starts without numba.")
 """What a process about to compile the kernel says on stderr, once: a library user's first
 :func:`simulate` after installing would otherwise wait minutes without a word."""

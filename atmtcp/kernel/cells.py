@@ -23,7 +23,7 @@ from .layout import (
 from .policies import cell_decision, espd_decision, red_decision
 from .rng import random_below, random_unit
 from .state import (
-    ftab, itab, ivec, nonneg, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_PORTF, T_PV_COUNT, T_PV_STATE, T_VC,
+    ftab, itab, ivec, nonneg, unliteral, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_PORTF, T_PV_COUNT, T_PV_STATE, T_VC,
     T_VC_CHAN, T_VC_DELAY,
 )
 
@@ -317,7 +317,7 @@ def drop_cell(S, p, v, k, reason, t):
     vc = itab(S, T_VC)
     if reason >= CAPTURED:
         reason -= CAPTURED
-        log_drop(S, t, p, v, CAPTURE, pkt[k, K_SEQ])
+        log_drop(S, t, p, v, unliteral(CAPTURE), pkt[k, K_SEQ])
     port[p, P_DROP_OVERFLOW + reason] += 1
     vc[v, V_CELLS_DROPPED] += 1
     log_drop(S, t, p, v, reason, pkt[k, K_SEQ])

@@ -48,7 +48,7 @@ from .layout import (
 )
 from .rng import random_below
 from .state import (
-    itab, ivec, nonneg, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
+    itab, ivec, nonneg, unliteral, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
     T_VC_PV,
 )
 
@@ -172,7 +172,7 @@ def randomized_tail(S, p, t):
         k, _, idx = unpack_cell(ivec(S, T_RING_CELL)[slot])
         if idx != pkt[k, K_NCELLS] - 1:
             ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = pkt[k, K_SERIAL] + 1
-    remove_held(S, p, n - r, DROP_OVERFLOW, t)
+    remove_held(S, p, n - r, unliteral(DROP_OVERFLOW), t)
     return True
 
 
@@ -187,7 +187,7 @@ def drop_marked_arrival(S, p, v, pv, k, idx, t):
     if idx == pkt[k, K_NCELLS] - 1:
         pv_front[pv] = 0
     itab(S, T_PORT)[p, P_CELLS_IN] += 1
-    drop_cell(S, p, v, k, DROP_PARTIAL, t)
+    drop_cell(S, p, v, k, unliteral(DROP_PARTIAL), t)
     return True
 
 
@@ -207,7 +207,7 @@ def skip_damaged_frames(S, p, position, t):
             return
         if idx == pkt[k, K_NCELLS] - 1:
             pv_front[pv] = 0
-        remove_held(S, p, position, DROP_PARTIAL, t)
+        remove_held(S, p, position, unliteral(DROP_PARTIAL), t)
 
 
 @jit
@@ -254,7 +254,7 @@ def accept_held(S, p, v, hop, k, idx, t):
     if not enqueue(S, p, v, hop, k, idx):
         return False
     if was_empty and port[p, P_FRONT] == FRONT_FRAME:
-        skip_damaged_frames(S, p, 0, t)  # the cell would start its transmission now
+        skip_damaged_frames(S, p, unliteral(0), t)  # the cell would start its transmission now
         return port[p, P_RING_LEN] > 0
     return True
 
@@ -307,7 +307,7 @@ def send_head(S, p, t):
     port[p, P_CELLS_OUT] += 1
     forward_cell(S, v, hop, k, idx, t)
     if port[p, P_FRONT] == FRONT_FRAME:
-        skip_damaged_frames(S, p, 0, t)  # the next cell starts its transmission now
+        skip_damaged_frames(S, p, unliteral(0), t)  # the next cell starts its transmission now
 
 
 @jit_inline
@@ -334,12 +334,10 @@ def order_slot_arrivals(S, p, m):
 
 @jit_inline
 def end_of_slot(S, p, t):
-    """Slot end at slotted port ``p``: finish the cell in service, then admit the slot's
-    arrivals in random order; the next cell starts its transmission."""
+    """Slot end at slotted port ``p``, once the cell in service has finished (:func:`port_event`):
+    admit the slot's arrivals in random order; the next cell starts its transmission."""
     pend = itab(S, T_PEND)
     port = itab(S, T_PORT)
-    if port[p, P_QUEUE] > 0:
-        send_head(S, p, t)
     base = port[p, P_PEND_BASE]
     n = port[p, P_PEND_LEN]
     m = 0
@@ -365,9 +363,10 @@ def port_event(S, p, t):
     p = nonneg(p)
     port = itab(S, T_PORT)
     port[p, P_EVENT_AT] = -1
-    if port[p, P_SLOTTED] != 0:
+    slotted = port[p, P_SLOTTED] != 0
+    if not slotted or port[p, P_QUEUE] > 0:
+        send_head(S, p, t)  # one call site for both: it inlines the forwarding of a cell
+    if slotted:
         end_of_slot(S, p, t)
-        return
-    send_head(S, p, t)
-    if port[p, P_QUEUE] > 0:
+    elif port[p, P_QUEUE] > 0:
         schedule_port_event(S, p, t + port[p, P_CELL_NS])

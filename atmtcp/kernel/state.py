@@ -45,6 +45,19 @@ def nonneg(typingctx, x):
 
 
 @intrinsic
+def unliteral(typingctx, x):
+    """``x`` typed as a plain integer, not as a literal (``Literal[int](0)``): a constant passed to a
+    ``@jit`` function makes numba compile a copy of that function (and of the ``@jit`` functions it
+    passes the argument on to) for that value, each as long to compile as the first, for nothing
+    LLVM does not find by itself. Costs nothing at run time."""
+    plain = types.unliteral(x)
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[0], signature.args[0], signature.return_type)
+    return plain(x), codegen
+
+
+@intrinsic
 def layout_field(typingctx, lay, t, field):
     """``lay[t, field]`` of the 2-D layout table (3 columns), loaded with LLVM's ``!invariant.load``.
 

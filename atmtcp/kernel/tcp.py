@@ -24,7 +24,7 @@ a sample, from the send time it echoes (:func:`timestamp_sample`).
 """
 from .aal5 import packet_cells
 from .heap import heap_push, next_seq
-from .state import btab, ftab, fvec, itab, ivec, nonneg, T_APP, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
+from .state import btab, ftab, fvec, itab, ivec, nonneg, unliteral, T_APP, T_CONN, T_CONNF, T_G, T_PKT, T_RB, T_RSACK, T_SB, T_TRACE_I, T_TRACE_T, T_TRACE_V, T_VC, T_LOSS
 from .jit import jit
 from .layout import (
     A_SEND_LIMIT, C_ACK_COUNT, C_ACK_DELAY_NS, C_ACK_VC, C_ACKS_SENT, C_BYTES_SENT, C_DATA_VC, C_DELACK,
@@ -82,8 +82,8 @@ def trace_window(S, c, t):
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     if conn[c, C_TRACE] != 0:
-        trace(S, c, TR_CWND, connf[c, F_CWND], t)
-        trace(S, c, TR_SSTHRESH, connf[c, F_SSTHRESH], t)
+        trace(S, c, unliteral(TR_CWND), connf[c, F_CWND], t)
+        trace(S, c, unliteral(TR_SSTHRESH), connf[c, F_SSTHRESH], t)
 
 
 # --- timers: one heap entry per armed timer, re-queued when the deadline moved -------------------
@@ -270,7 +270,7 @@ def send_segment(S, c, seq, t):
         conn[c, C_RETRANSMITS] += 1
     if conn[c, C_TIMER_DEADLINE] < 0:
         rto_arm(S, c, t)
-    trace(S, c, TR_SEQ_SENT, seq, t)
+    trace(S, c, unliteral(TR_SEQ_SENT), seq, t)
     if first_transmission and conn[c, C_NLOSS] > 0 and scripted_loss(S, c, seq):
         conn[c, C_SCRIPTED_LOSSES] += 1
         return
@@ -403,7 +403,7 @@ def fast_retransmit(S, c, t):
     conn[c, C_RECOVER] = conn[c, C_SND_MAX]
     conn[c, C_IN_RECOVERY] = 1
     conn[c, C_RTT_TIMING] = 0
-    trace(S, c, TR_FAST_RETRANSMIT, una, t)
+    trace(S, c, unliteral(TR_FAST_RETRANSMIT), una, t)
     if conn[c, C_FLAVOR] == SACK:
         # 5.4.2: PIPE = CWND - 3, the three duplicate ACKs having left the pipe; the
         # fast retransmission is inside it (see the docstring)
@@ -442,7 +442,7 @@ def on_timeout(S, c, t):
     una = conn[c, C_SND_UNA]
     conn[c, C_TIMEOUTS] += 1
     conn[c, C_SEND_HIGH] = conn[c, C_SND_MAX]  # RFC 2582 send_high (see duplicate_ack)
-    trace(S, c, TR_TIMEOUT, una, t)
+    trace(S, c, unliteral(TR_TIMEOUT), una, t)
     back_off(S, c)
     halve_window(S, c)
     connf[c, F_CWND] = mss
@@ -582,7 +582,7 @@ def sender_receive_ack(S, c, k, t):
     pkt = itab(S, T_PKT)
     ack = pkt[k, K_SEQ]
     conn[c, C_SND_WND] = pkt[k, K_WND]
-    trace(S, c, TR_ACK_RCVD, ack, t)
+    trace(S, c, unliteral(TR_ACK_RCVD), ack, t)
     if conn[c, C_FLAVOR] == SACK and pkt[k, K_NSACK] > 0:
         mark_sacked(S, c, k)
     una = conn[c, C_SND_UNA]
