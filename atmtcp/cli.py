@@ -110,8 +110,8 @@ def cmd_run(args) -> int:
             continue
         print(f"{i:>6} {result['goodput_bps'][i] / 1e6:8.2f} {result['sent_bytes'][i] / 1e6:8.2f} "
               f"{result['retransmissions'][i]:6d} {result['timeouts'][i]:8d} {result['fast_retransmits'][i]:9d}")
-    fairness = (f"fairness {result['fairness']:.3f}" if result["goodput_bps"].sum() > 0 else
-                "no data delivered, so fairness is undefined")
+    fairness = ("no data delivered, so fairness is undefined" if math.isnan(result["fairness"]) else
+                f"fairness {result['fairness']:.3f}")
     print(f"efficiency {result['efficiency']:.3f} (of {result['capacity_bps'] / 1e6:.1f} Mbit/s), {fairness}")
     if len(run.connections) > SHOWN_ROWS:
         print(f"{int((result['goodput_bps'] > 0).sum())} of {len(run.connections)} sources delivered data; "

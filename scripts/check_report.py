@@ -32,18 +32,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from check_docs import CHROMIUM, CHROMIUM_ARGS  # the same browser and flags as `make test-docs`
+
 DEFAULT_SIZES = ((1400, 1000), (1000, 700))
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 # Measures the rendered report: the workflow description (`.prose`, Snakemake's landing page) or,
 # failing that, the content pane; its scroll container (nearest ancestor that scrolls); positions

@@ -148,7 +148,7 @@ def targets_page() -> str:
 def tcp_settings_page() -> str:
     """The rule's table: every TCP setting of every paper, marked stated or BSD."""
     from atmtcp import tcp_settings as ts
-    return ("| setting | " + ts.markdown_table(_papers().tcp_settings()).split("| setting | ", 1)[1] + "\n")
+    return ts.markdown_table(_papers().tcp_settings()) + "\n"
 
 
 def fidelity_page() -> str:

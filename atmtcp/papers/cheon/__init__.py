@@ -8,10 +8,11 @@ from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
 EXPERIMENTS = [*experiments.EXPERIMENTS, *studies.EXPERIMENTS]
 ORDER = 3
 NOTEBOOK = "cheon"
+PAPER_TABLES = [f"cheon.table{n}" for n in range(1, 6)]
 STUDY_TABLES = ["cheon.espd_hold_study", "cheon.espd_readings", "cheon.eom_study"]
 STUDY_FIGURES = ["cheon.espd_hold_study", "cheon.eom_study"]
-TABLE_TARGETS = [*(f"cheon.table{n}" for n in range(1, 6)), *STUDY_TABLES]
-FIGURE_TARGETS = [*(f"cheon.table{n}" for n in range(1, 6)), *(f"cheon.fig{n}" for n in range(2, 13)), *STUDY_FIGURES]
+TABLE_TARGETS = [*PAPER_TABLES, *STUDY_TABLES]
+FIGURE_TARGETS = [*PAPER_TABLES, *(f"cheon.fig{n}" for n in range(2, 13)), *STUDY_FIGURES]
 """Tables 1-5 as tables and as bar charts; Figs. 2-12 (Fig. 12 is drawn without a simulation); the
 studies of :mod:`.studies` (issue 23)."""
 TITLES = {"cheon.fig12": "The ESPD decision flow chart, drawn from the kernel's espd_decision"}

@@ -276,7 +276,6 @@ def start_jitter_table(synchronized: dict[str, xr.Dataset], jittered: xr.Dataset
     return wide.reindex(columns=pd.MultiIndex.from_product([order, ["synchronized", "starts spread", "difference"]]))
 
 
-
 def largest_differences(table: pd.DataFrame, n: int = 4) -> pd.DataFrame:
     """The ``n`` cells of a :func:`start_jitter_table` where the spread starts move the mean most
     (largest |difference|), one row each."""
