@@ -358,6 +358,8 @@ def connection_tables(run: m.Run) -> tuple[np.ndarray, np.ndarray, int]:
         row[L.C_TIMESTAMPS] = int(tcp.timestamps)
         row[L.C_SSTHRESH_RULE] = m.SSTHRESH_RULES.index(tcp.ssthresh_rule)
         row[L.C_RECOVERY_OPENS] = int(tcp.recovery_exit_opens)
+        row[L.C_SACK_PIPE_START] = m.SACK_PIPE_STARTS.index(tcp.sack_pipe_start)
+        row[L.C_TICK_PHASE_NS] = int(round(tcp.tick_phase_s * NS))
         row[L.C_TS_RECENT] = -1
         row[L.C_SND_WND] = rcv_wnd   # until the first ACK: the window of the connection's set-up
         connf[c, L.F_CWND] = tcp.mss
@@ -472,6 +474,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         port[i, L.P_DROPLIST_MAX] = policy.droplist_max or max(1, int(round(0.2 * sessions[name])))
         port[i, L.P_DROP_TIMER_NS] = int(round(policy.drop_timer_s * NS))
         port[i, L.P_DROP_TIMER_AT] = -1
+        port[i, L.P_ROUTED_VCS] = sessions[name] if policy.active_vcs == "routed" else 0
         if spec.is_nic and network.ip_service_pps is not None:
             port[i, L.P_IP_NS] = int(round(NS / network.ip_service_pps))
         port[i, L.P_RING_BASE] = ring_base[i]

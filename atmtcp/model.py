@@ -24,6 +24,12 @@ FRONT_DROPS = ("none", "cell", "frame")
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
 SSTHRESH_RULES = ("half_cwnd", "bsd")
+ACTIVE_VCS = ("buffered", "routed")
+"""How Selective Drop and FBA count active VCs (:class:`DropPolicy` ``active_vcs``)."""
+SACK_PIPE_STARTS = ("cwnd-3", "cwnd")
+"""SACK's PIPE at the third duplicate ACK: goyal1998 5.4.2's "sets PIPE to CWND - 3", or 5.4.1's "PIPE is set
+to the value of CWND" (plus one for the fast retransmission, "When a segment is sent, PIPE is incremented by
+one"). The order is the kernel's codes."""
 """ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
 
 
@@ -94,6 +100,10 @@ class DropPolicy:
     arriving cell, or with ``red_frames`` on a frame's first cell, dropping whole frames (see
     :func:`atmtcp.kernel.policies.red_decision`). Draws come from the run's seeded stream.
 
+    ``active_vcs`` is Selective Drop's and FBA's number of active VCs, ``Na`` (goyal1998 4.2): one
+    of :data:`ACTIVE_VCS`, "buffered" (the paper's: "a VC is active if it has at least one cell in the
+    buffer") or "routed" (every data VC routed through the port; a sensitivity study).
+
     ESPD (cheon 3.3) also has ``threshold2`` (buffer threshold 2, cells; ``None``: "half
     of buffer size"), ``droplist_max`` (the drop-list threshold, a number of VCs; ``None``:
     "20 % of total number of sessions", those whose data cross the port, at least 1) and
@@ -112,9 +122,11 @@ class DropPolicy:
     red_one: float = 1e-4
     red_full: float = 1.0
     red_frames: bool = False
+    active_vcs: str = "buffered"
 
     def __post_init__(self):
         _check(self.kind in POLICIES, "DropPolicy", "kind", self.kind, f"one of {POLICIES}")
+        _check(self.active_vcs in ACTIVE_VCS, "DropPolicy", "active_vcs", self.active_vcs, f"one of {ACTIVE_VCS}")
         for name in ("threshold", "threshold2"):
             value = getattr(self, name)
             if value is not None:
@@ -351,6 +363,10 @@ class TcpConfig:
     off, one segment per window is timed, as in 4.4BSD. ``ssthresh_rule`` (one of
     :data:`SSTHRESH_RULES`) sets ssthresh after a loss; ``recovery_exit_opens`` lets the ACK
     that ends fast recovery open the window after deflating it, as 4.4BSD's ``tcp_input`` does.
+    ``sack_pipe_start`` (one of :data:`SACK_PIPE_STARTS`) is SACK's PIPE at the third duplicate ACK:
+    goyal1998 gives two (5.4.1 and 5.4.2); the default is 5.4.2's, which its recovery bound assumes.
+    ``tick_phase_s``: the host's timer ticks fall at ``tick_phase_s + k * granularity_s`` (0: every
+    host's clock ticks together, as in a simulator whose timers share one clock).
 
     The defaults are goyal1998's explicit TCP (section 2). :meth:`bsd44` is 4.4BSD-Lite's, the
     TCP the project uses wherever a paper only names "Reno" or "Jacobson's" (docs/modelling.md, "What a
@@ -374,6 +390,8 @@ class TcpConfig:
     timestamps: bool = False
     ssthresh_rule: str = "half_cwnd"
     recovery_exit_opens: bool = False
+    sack_pipe_start: str = "cwnd-3"
+    tick_phase_s: float = 0.0
 
     @classmethod
     def bsd44(cls, flavor: str = "reno", **stated) -> "TcpConfig":
@@ -419,6 +437,11 @@ class TcpConfig:
         _check(self.ssthresh_rule in SSTHRESH_RULES, "TcpConfig", "ssthresh_rule", self.ssthresh_rule,
                f"one of {SSTHRESH_RULES}")
         _boolean("TcpConfig", "recovery_exit_opens", self.recovery_exit_opens)
+        _non_negative("TcpConfig", "tick_phase_s", self.tick_phase_s)
+        _check(self.tick_phase_s < self.granularity_s, "TcpConfig", "tick_phase_s", self.tick_phase_s,
+               f"below one tick (granularity_s = {self.granularity_s:g} s)")
+        _check(self.sack_pipe_start in SACK_PIPE_STARTS, "TcpConfig", "sack_pipe_start", self.sack_pipe_start,
+               f"one of {SACK_PIPE_STARTS}")
 
     @property
     def uses_timeout_guard(self) -> bool:

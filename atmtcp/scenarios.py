@@ -67,8 +67,19 @@ a worst case scenario"); their seeds differ only in what the paper leaves random
 which a slotted switch port takes the cells that arrive in one slot."""
 
 
+SACK_PIPE_START = "cwnd"
+"""SACK's PIPE at the third duplicate ACK in every goyal1998 and goyal1997 run: the algorithm as 5.4.1 and
+the goyal1997 slides write it, "When the third duplicate ACK is received, PIPE is set to the value of CWND
+and CWND is reduced by half" (and "When a segment is sent, PIPE is incremented by one", the fast
+retransmission included). 5.4.2's analysis starts from "sets PIPE to CWND - 3" instead: that reading is
+``goyal1998.sack_pipe_study`` and the start of ``goyal1998.sack_bound``, whose bound assumes it. The
+paper gives both; the rule for what a paper leaves unsaid takes the algorithm's own statement."""
+
+
 def goyal_tcp(flavor: str, mss: int, rcv_wnd: int, **scenario) -> m.TcpConfig:
-    """goyal1998's TCP (:data:`TCP_SETTINGS`) of one flavour, segment size and receiver window."""
+    """goyal1998's TCP (:data:`TCP_SETTINGS`, SACK's PIPE start :data:`SACK_PIPE_START`) of one
+    flavour, segment size and receiver window."""
+    scenario.setdefault("sack_pipe_start", SACK_PIPE_START)
     return tcp_from(flavor, TCP_SETTINGS, mss=mss, rcv_wnd=rcv_wnd, **scenario)
 
 
@@ -116,18 +127,21 @@ def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: 
               quick: bool, mss: int = 512, rcv_wnd: int | None = None, duration_s: float | None = None,
               r_fraction: float = 0.9, z: float = 0.8, trace: m.TraceConfig | None = None,
               link_delay_s: float | None = None, assumption: str = HEADLINE_CONTENTION,
-              start_jitter_s: float = 0.0) -> m.Run:
+              start_jitter_s: float = 0.0, tcp_options: dict | None = None,
+              trunk_delay_s: float | None = None) -> m.Run:
     """A goyal1998 N-source run for one grid point, with the cell-contention ``assumption`` named in
     :data:`CELL_ASSUMPTIONS`. Every source starts at t = 0 (goyal1998 3.1) unless ``start_jitter_s``
     spreads the starts (drawn from ``seed``, see :data:`JITTER_S`); the seed also draws the slotted
-    ports' order of a slot's arrivals."""
+    ports' order of a slot's arrivals. ``tcp_options``: :class:`~atmtcp.model.TcpConfig` fields over
+    goyal's TCP (a study's other reading); ``trunk_delay_s`` replaces the network's SW1-SW2 delay."""
     cell_contention(assumption)   # an unknown name is refused as goyal_run.assumption
     params = NETWORKS[network]
     duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])
     mss = params.get("mss", mss)
-    tcp_config = goyal_tcp(tcp, mss, rcv_wnd or params["rcv_wnd"])
+    tcp_config = goyal_tcp(tcp, mss, rcv_wnd or params["rcv_wnd"], **(tcp_options or {}))
     cells = packet_cells(mss, m.Aal5Config().overhead_bytes)
     port = policy_config(policy, buffer, sources, cells, r_fraction, z)
     return n_source_run(sources, link_delay_s if link_delay_s is not None else params["delay_s"],
                         port, tcp_config, duration, seed, start_jitter_s, trace,
-                        trunk_delay_s=params.get("trunk_delay_s"), contention=assumption)
+                        trunk_delay_s=trunk_delay_s if trunk_delay_s is not None else params.get("trunk_delay_s"),
+                        contention=assumption)

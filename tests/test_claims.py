@@ -185,6 +185,26 @@ def sack_best_in_2_wan_columns():
     return _sack_tables(SACK_BEST_2, SACK_BEST, SACK_BEST)
 
 
+def _sack_reno_lan(sack_lan, reno_lan):
+    return {"goyal1998.table4": tcp_table(reno_lan, VANILLA),
+            "goyal1998.table6": tcp_table(sack_lan, VANILLA, policies=syn.SACK_POLICIES)}
+
+
+@passing("sack_below_reno_lan")
+def sack_below_reno_with_epd_and_sd():
+    """LAN: SACK 0.89 / 0.95 against Reno 0.97 with EPD and Selective Drop (the paper's Table 8; its plain UBR
+    column, SACK above Reno, is not part of the claim)."""
+    return _sack_reno_lan(eff(ubr=0.79, epd=0.89, selective_drop=0.95), eff(ubr=0.69, epd=0.97, selective_drop=0.97,
+                                                                           fba=0.97))
+
+
+@failing("sack_below_reno_lan")
+def sack_at_or_above_reno_with_sd():
+    """LAN: SACK below Reno with EPD, above with Selective Drop (atmtcp's LAN: SACK at or above everywhere)."""
+    return _sack_reno_lan(eff(ubr=0.97, epd=0.90, selective_drop=0.99), eff(ubr=0.74, epd=0.95, selective_drop=0.97,
+                                                                           fba=0.97))
+
+
 # --- goyal1998 Table 3: infinite buffer -------------------------------------------------------------------
 PAPER_QUEUE = {("lan", 5): 7591, ("lan", 15): 22831, ("wan", 5): 59211, ("wan", 15): 196203}
 SUM_OF_WINDOWS_CELLS = {"lan": (65535 // 512) * 12, "wan": (600000 // 512) * 12}
@@ -307,22 +327,22 @@ def z08_best():
 
 
 @passing("selective_drop_best_z08")
-def z08_within_002_of_best():
-    """LAN: Z = 0.9 best at 0.90, Z = 0.8 at 0.89, within the 0.02 tolerance (the minority seed peaks at
-    Z = 0.8)."""
+def z09_ahead_within_the_spread():
+    """LAN: Z = 0.9 beats Z = 0.8 by 0.01 in three seeds and loses by 0.1 in the fourth: the mean difference's
+    interval holds 0, so no Z is better beyond the spread over seeds."""
     return _sd_z({**PEAK_08, 0.9: 0.90, 0.8: 0.89}.get, PEAK_08.get)
 
 
 @failing("selective_drop_best_z08")
 def z08_well_below_best():
-    """LAN: Z = 2 best at 0.9, Z = 0.8 at 0.5 (seed 1 peaks at Z = 0.8)."""
-    return _sd_z(PEAK_20.get, PEAK_08.get, PEAK_08.get)
+    """LAN: Z = 2 scores 0.9 against Z = 0.8's 0.5 in every seed."""
+    return _sd_z(PEAK_20.get, PEAK_20.get, PEAK_20.get)
 
 
 @failing("selective_drop_best_z08")
-def z08_just_outside_tolerance():
-    """LAN: Z = 0.9 best at 0.90, Z = 0.8 at 0.87, 0.03 below."""
-    return _sd_z({**PEAK_08, 0.9: 0.90, 0.8: 0.87}.get, PEAK_08.get)
+def z09_ahead_in_every_seed():
+    """LAN: Z = 0.9 beats Z = 0.8 by 0.03 in three seeds and by 0.04 in the fourth: beyond the spread."""
+    return _sd_z({**PEAK_08, 0.9: 0.90, 0.8: 0.87}.get, {**PEAK_08, 0.9: 0.91, 0.8: 0.87}.get)
 
 
 # --- goyal1998 6: many sources ----------------------------------------------------------------------------

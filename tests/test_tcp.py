@@ -414,3 +414,53 @@ def test_timestamps_sample_every_ack_but_the_ambiguous_one():
     assert int(without.rtt_samples[0]) < new_data_acks / 10
     # the same losses and recovery: only the RTT estimate's inputs differ
     assert counters(without) == counters(with_ts)
+
+
+@pytest.mark.parametrize("start", m.SACK_PIPE_STARTS)
+def test_sack_pipe_stalls_where_its_rules_say(start):
+    """goyal1998 5.4.1's PIPE rules counted by hand (``pipe_stall_from``): from 5.4.2's start (CWND - 3) or
+    5.4.1's (CWND, +1 for the fast retransmission), losing ``stall`` of W = 128 segments leaves PIPE at or
+    above CWND after the partial ACK, so the sender stalls and times out; one segment fewer recovers."""
+    from atmtcp.papers.goyal1998.experiments import pipe_stall_from, sack_bound_scenario
+
+    stall = pipe_stall_from(SACK_BOUND_WINDOW, start)
+    timeouts = {lost: int(atmtcp.simulate(sack_bound_scenario(lost, start)).timeouts.sum()) for lost in (stall - 1, stall)}
+    assert timeouts[stall - 1] == 0 and timeouts[stall] >= 1, (stall, timeouts)
+
+
+def test_sack_pipe_start_cwnd_sends_four_segments_fewer_in_a_recovery():
+    """One loss in a window of W segments: 5.4.2's start lets the sender send new data once PIPE = W - 3 - k
+    falls below W/2; 5.4.1's (W + 1) waits for four more duplicate ACKs, so it sends exactly 4 segments fewer
+    between the fast retransmit and the ACK that ends the recovery."""
+    net = n_source_network(1, 5e-3, m.PortConfig(None))
+
+    def recovery_sends(start):
+        cfg = m.TcpConfig("sack", rcv_wnd=400 * MSS, initial_ssthresh=100 * MSS, sack_pipe_start=start)
+        run = m.Run(net, (m.Connection("S1", "D1", cfg, 0.0, (1000,)),), 3.0, trace=m.TraceConfig(connections=(0,)))
+        tr = Trace(atmtcp.simulate(run))
+        t_fr = tr.t_fr
+        acks = tr.times("ack_received")[tr.values("ack_received", after=-np.inf) > 1000 * MSS]
+        t_end = acks[acks > t_fr][0]
+        return len(tr.values("seq_sent", after=t_fr, before=t_end)), tr.cwnd_before_fr
+
+    sends_54_2, w = recovery_sends("cwnd-3")
+    sends_54_1, w_again = recovery_sends("cwnd")
+    assert w == w_again and w / MSS > 20
+    assert sends_54_2 - sends_54_1 == 4, (sends_54_2, sends_54_1, w / MSS)
+
+
+def test_tick_phase_moves_every_timeout_onto_the_hosts_ticks():
+    """TcpConfig.tick_phase_s: the retransmission timer expires on the host's ticks, phase + k x granularity."""
+    net = n_source_network(1, 5e-3, m.PortConfig(None))
+    for phase in (0.0, 0.037):
+        cfg = m.TcpConfig("vanilla", rcv_wnd=64 * MSS, tick_phase_s=phase)
+        run = m.Run(net, (m.Connection("S1", "D1", cfg, 0.0, (50, 51, 120)),), 4.0, trace=m.TraceConfig(connections=(0,)))
+        times = Trace(atmtcp.simulate(run)).times("timeout")
+        assert len(times) >= 2
+        ticks = (times - phase) / cfg.granularity_s
+        assert np.allclose(ticks, np.round(ticks), atol=1e-6), (phase, times)
+
+
+def test_tick_phase_must_lie_within_one_tick():
+    with pytest.raises(m.ModelError, match="tick_phase_s"):
+        m.TcpConfig(tick_phase_s=0.1)

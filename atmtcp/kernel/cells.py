@@ -13,7 +13,7 @@ from .layout import (
     E_GAP, E_HOP, E_IDX, E_LEFT, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, ESPD, ESPD_CAPTURE, ESPD_RELEASE, EV_CHANNEL,
     G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
     G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND,
-    P_ACTIVE_VCS, P_CAPACITY, P_CAPTURE_EOM, P_CELLS_IN, P_DROP_OVERFLOW, P_DROP_TIMER_AT, P_DROP_TIMER_NS,
+    P_ACTIVE_VCS, P_ROUTED_VCS, P_CAPACITY, P_CAPTURE_EOM, P_CELLS_IN, P_DROP_OVERFLOW, P_DROP_TIMER_AT, P_DROP_TIMER_NS,
     P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_KEEP_EOM, P_POLICY, P_QUEUE, P_THRESHOLD,
     P_THRESHOLD2, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, P_FRONT, P_RED_FRAME, PV_LISTED, PV_NORMAL, V_CELLS_DROPPED,
     V_CELLS_PAST_LAST,
@@ -242,7 +242,7 @@ def port_decision(S, p, v, pv, k, idx, t):
         decision, state = cell_decision(
             port[p, P_POLICY], port[p, P_KEEP_EOM], port[p, P_CAPTURE_EOM], old, x,
             port[p, P_CAPACITY], port[p, P_THRESHOLD], portf[p, PF_Z], pv_count[pv],
-            port[p, P_ACTIVE_VCS], idx == 0, eom,
+            port[p, P_ACTIVE_VCS] if port[p, P_ROUTED_VCS] == 0 else port[p, P_ROUTED_VCS], idx == 0, eom,
         )
         pv_state[pv] = state
         if old == PV_NORMAL and state != PV_NORMAL:

@@ -25,9 +25,9 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
     C_SEND_HIGH, C_TIMEOUT_GUARD, C_MEASURE_NS, C_SEGS_RECEIVED, C_ACK_DELAY_NS,
     C_TIMESTAMPS, C_TS_RECENT, C_RTT_SAMPLES, C_SND_WND,
-    C_SSTHRESH_RULE, C_RECOVERY_OPENS,
+    C_SSTHRESH_RULE, C_RECOVERY_OPENS, C_SACK_PIPE_START, C_TICK_PHASE_NS,
     C_NFIELDS,
-) = range(61)
+) = range(63)
 # C_SEGS_RECEIVED: distinct data segments that reached the receiver at or after C_MEASURE_NS
 # (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one packet").
 # C_ACK_DELAY_NS: the receiver hands each ACK to its NIC this long after the data arrived (lakshman 3).
@@ -39,6 +39,8 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
 # min(cwnd, C_SND_WND) beyond snd_una. The receiver advertises C_RCV_WND; EWA may lower it on the way (ewa 3).
 # C_SSTHRESH_RULE: SS_HALF_CWND or SS_BSD (see tcp.halve_window). C_RECOVERY_OPENS = 1: the ACK that ends
 # fast recovery opens the window after deflating it to ssthresh, as any ACK of new data (4.4BSD tcp_input).
+# C_SACK_PIPE_START: PIPE_CWND_MINUS_3 or PIPE_CWND, SACK's PIPE at the third duplicate ACK (tcp.fast_retransmit).
+# C_TICK_PHASE_NS: the host's slow-timer ticks fall at C_TICK_PHASE_NS + k * C_GRAN_NS (TcpConfig.tick_phase_s).
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
 F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
@@ -55,6 +57,9 @@ INC_FLOAT, INC_BSD, INC_INTEGER, INC_INTEGER_EVERY_N = range(4)   # the order of
 
 # --- ssthresh after a loss ----------------------------------------------------------------
 SS_HALF_CWND, SS_BSD = range(2)   # the order of model.SSTHRESH_RULES
+
+# --- SACK's PIPE at the third duplicate ACK --------------------------------------------------
+PIPE_CWND_MINUS_3, PIPE_CWND = range(2)   # the order of model.SACK_PIPE_STARTS
 
 # --- virtual circuit, int64 table ``vc`` ------------------------------------------------
 (
@@ -78,9 +83,9 @@ SS_HALF_CWND, SS_BSD = range(2)   # the order of model.SSTHRESH_RULES
     P_RING_LOW_AT, P_PEND_LOW_AT,
     P_CAPTURE_EOM, P_IP_NS, P_IP_FREE,
     P_THRESHOLD2, P_DROPLIST_MAX, P_DROPLIST_LEN, P_DROPLIST_EPOCH, P_DROP_TIMER_NS, P_DROP_TIMER_AT,
-    P_FRONT, P_RED_FRAME, P_HANDOVER_AT,
+    P_FRONT, P_RED_FRAME, P_HANDOVER_AT, P_ROUTED_VCS,
     P_NFIELDS,
-) = range(42)
+) = range(43)
 # P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of
 # the lazy FIFO drain; needed by slotted ports and by randomized tail drop (P_FAN_IN > 0),
 # which remove or reorder cells after their arrival. P_EVENT_AT: time of the port's pending
@@ -93,6 +98,8 @@ SS_HALF_CWND, SS_BSD = range(2)   # the order of model.SSTHRESH_RULES
 # timer's expiry (at P_DROP_TIMER_AT, -1 when inactive) releases every VC by raising the epoch.
 # P_FRONT: drop from front at a full buffer (lakshman 3), FRONT_CELL or FRONT_FRAME, 0 if none.
 # P_RED_FRAME = 1: lakshman's RED tests a frame's first cell and drops whole frames; 0: every cell.
+# P_ROUTED_VCS > 0: Selective Drop and FBA count this many VCs as active (every data VC routed through the
+# port, DropPolicy.active_vcs = "routed"); 0: the VCs with a cell in the buffer (P_ACTIVE_VCS, goyal1998 4.2).
 # P_HANDOVER_AT: a traced NIC's latest handover of a packet after the event's time (IP service time, ACK
 # delay), to which transmit_cells drained it: its samples before that time were recorded in advance
 # (atmtcp.kernel.ports.sample_before_handover), and the sample events skip them.

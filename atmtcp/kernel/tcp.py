@@ -35,9 +35,9 @@ from .layout import (
     C_RTT_SAMPLES, C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT, C_SB_MASK, C_SEGS_SENT, C_SND_MAX,
     C_SND_NXT, C_SND_UNA, C_SRTT, C_START_NS, C_TIMEOUTS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
     C_MEASURE_NS, C_NLOSS, C_SCRIPTED_LOSSES, C_SEGS_RECEIVED, C_SEND_HIGH, C_SND_WND, C_SSTHRESH_RULE, C_TIMEOUT_GUARD,
-    C_TIMESTAMPS, C_TRACE, C_TS_RECENT,
+    C_SACK_PIPE_START, C_TICK_PHASE_NS, C_TIMESTAMPS, C_TRACE, C_TS_RECENT,
     EV_DELACK, EV_RTO, F_CWND, F_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1,
-    G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, K_TS, K_WND, NEWRENO, RENO,
+    G_TRACE_TRUNCATED, INC_BSD, INC_FLOAT, INC_INTEGER, K_NSACK, K_S0, K_SEQ, K_TS, K_WND, NEWRENO, PIPE_CWND, RENO,
     RS_L0, RS_NBLK, RS_R0, SACK, SS_BSD, TR_ACK_RCVD, TR_CWND, TR_FAST_RETRANSMIT, TR_SEQ_SENT,
     TR_SSTHRESH, TR_TIMEOUT, V_DATA_CELLS, V_HEADER_BYTES, VANILLA,
 )
@@ -119,11 +119,13 @@ def timer_expires(S, c, t, col_deadline, col_queued, kind):
 
 @jit
 def rto_arm(S, c, t):
-    """(Re)start the retransmission timer for ``rxtcur`` ticks."""
+    """(Re)start the retransmission timer for ``rxtcur`` ticks of the host's clock (ticks at
+    ``C_TICK_PHASE_NS + k * C_GRAN_NS``)."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
     g = conn[c, C_GRAN_NS]
-    deadline = (t // g + conn[c, C_RXTCUR]) * g
+    phase = conn[c, C_TICK_PHASE_NS]
+    deadline = ((t - phase) // g + conn[c, C_RXTCUR]) * g + phase
     schedule_timer(S, c, deadline, C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO)
 
 
@@ -138,7 +140,8 @@ def rtt_sample(S, c, t):
     c = nonneg(c)
     conn = itab(S, T_CONN)
     g = conn[c, C_GRAN_NS]
-    ticks = 1 + t // g - conn[c, C_RTT_START] // g
+    phase = conn[c, C_TICK_PHASE_NS]
+    ticks = 1 + (t - phase) // g - (conn[c, C_RTT_START] - phase) // g
     srtt = conn[c, C_SRTT]
     rttvar = conn[c, C_RTTVAR]
     if srtt != 0:
@@ -368,8 +371,9 @@ def fast_retransmit(S, c, t):
     - 5.4.2: "It retransmits the segment, and sets PIPE to CWND - 3, and sets CWND to
       CWND/2".
 
-    The kernel follows 5.4.2: PIPE = CWND - 3 segments, the fast retransmission included
-    (nothing is added for it). The three duplicate ACKs are three segments that have left
+    ``TcpConfig.sack_pipe_start`` chooses. ``"cwnd"`` is 5.4.1 as written: PIPE = CWND, and
+    the fast retransmission, a segment sent, adds one. ``"cwnd-3"`` is 5.4.2: PIPE = CWND - 3
+    segments, the fast retransmission included (nothing is added for it). The three duplicate ACKs are three segments that have left
     the pipe, and only this start makes 5.4.1's own statement true that the PIPE
     algorithm "is equivalent to inflating the CWND by one segment for every duplicate
     ACK". With ``W`` = CWND at the loss (in segments), Reno has ``cwnd = W/2 + 3 + k``
@@ -379,7 +383,7 @@ def fast_retransmit(S, c, t):
     per segment sent, below the halved CWND. So with a single loss both send the same new
     segments during recovery, and 5.4.2's analysis holds ("CWND/2 - CWND/n" segments in
     the first RTT, one RTT for n >= 4). 5.4.1's start (CWND, +1 for the retransmission)
-    sends four segments fewer. PIPE starts from the bytes actually outstanding when they
+    sends four segments fewer. Either way PIPE starts from the bytes actually outstanding when they
     are fewer than CWND, since it "indicates how many bytes are currently in the network
     pipe" and CWND may exceed the receiver's window.
 
@@ -405,15 +409,18 @@ def fast_retransmit(S, c, t):
     conn[c, C_RTT_TIMING] = 0
     trace(S, c, unliteral(TR_FAST_RETRANSMIT), una, t)
     if conn[c, C_FLAVOR] == SACK:
-        # 5.4.2: PIPE = CWND - 3, the three duplicate ACKs having left the pipe; the
-        # fast retransmission is inside it (see the docstring)
-        conn[c, C_PIPE] = max(min(int(cwnd_before), conn[c, C_SND_MAX] - una) - 3 * mss, 0)
+        in_pipe = min(int(cwnd_before), conn[c, C_SND_MAX] - una)
+        literal = conn[c, C_SACK_PIPE_START] == PIPE_CWND
+        # 5.4.1: PIPE = CWND; 5.4.2: PIPE = CWND - 3, the fast retransmission inside it (see the docstring)
+        conn[c, C_PIPE] = in_pipe if literal else max(in_pipe - 3 * mss, 0)
         connf[c, F_CWND] = connf[c, F_SSTHRESH]
         conn[c, C_HOLE_PTR] = una // mss
         sb = btab(S, T_SB)
         if (sb[c, (una // mss) & conn[c, C_SB_MASK]] & RETRANSMITTED) == 0:
             conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
             retransmit_hole(S, c, una // mss, t)
+            if literal:
+                conn[c, C_PIPE] += mss  # 5.4.1: "When a segment is sent, PIPE is incremented by one"
         # else: already retransmitted (5.4.1); the running timer covers that retransmission
     else:
         conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it

@@ -7,8 +7,8 @@ from ...scenarios import TCP_SETTINGS_1997 as TCP_SETTINGS  # noqa: F401  (the p
 
 ORDER = 2
 NOTEBOOK = "goyal1998"
-TABLE_TARGETS = ["goyal1997.satellite_efficiency", "goyal1997.satellite_fairness"]
-FIGURE_TARGETS = ["goyal1997.cwnd_integer_stall"]
+TABLE_TARGETS = ["goyal1997.satellite_efficiency", "goyal1997.satellite_fairness", "goyal1997.satellite_study"]
+FIGURE_TARGETS = ["goyal1997.cwnd_integer_stall", "goyal1997.satellite_study"]
 
 FINDINGS = [
     Finding("goyal1997", "FRR hurts in WANs and satellite networks.", "slide \"Summary\"",

@@ -39,6 +39,34 @@ def satellite_run(point: dict, quick: bool) -> xr.Dataset:
     return run_summary(run)
 
 
+SATELLITE_READINGS = {
+    "satellite hop 250 ms": {"trunk_delay_s": 0.25},
+    "satellite hop 300 ms": {"trunk_delay_s": 0.30},
+    "25 s runs": {"duration_s": 25.0},
+    "100 s runs": {"duration_s": 100.0},
+}
+"""What the slides leave open about the satellite network (:data:`atmtcp.scenarios.NETWORKS`), each
+changed alone from the headline's 275 ms SW1-SW2 hop and 50 s runs: the hop's delay (a geostationary
+up- and down-link is 240-280 ms) and the run's length."""
+QUICK_SATELLITE_READINGS = ("satellite hop 250 ms",)
+SATELLITE_STUDY_SEEDS = (0, 1, 2, 3, 4)
+
+
+def satellite_study_points(quick: bool) -> list[dict]:
+    """The satellite tables' cells under each reading of :data:`SATELLITE_READINGS`."""
+    readings = QUICK_SATELLITE_READINGS if quick else tuple(SATELLITE_READINGS)
+    return [dict(point, reading=reading) for reading in readings for point in satellite_points(quick)
+            if quick or point["seed"] in SATELLITE_STUDY_SEEDS]
+
+
+def satellite_study_run(point: dict, quick: bool) -> xr.Dataset:
+    reading = SATELLITE_READINGS[point["reading"]]
+    duration = reading.get("duration_s")
+    run = goyal_run("satellite", 5, point["buffer"], point["policy"], point["tcp"], point["seed"], quick,
+                    duration_s=None if quick else duration, trunk_delay_s=reading.get("trunk_delay_s"))
+    return run_summary(run)
+
+
 STALL_INITIAL_SSTHRESH = 131072
 """Congestion avoidance from 128 KB, so that CWND reaches MSS*MSS = 262144 bytes in about
 250 RTTs (7.5 s) instead of the 11.5 s it would take from 64 KB."""
@@ -69,6 +97,8 @@ EXPERIMENTS = [
                satellite_points, satellite_run),
     Experiment("goyal1997.satellite_fairness", "Satellite: fairness of SACK, Reno, vanilla over UBR+",
                parents=("goyal1997.satellite_efficiency",), derive=same_runs_as("goyal1997.satellite_efficiency")),
+    Experiment("goyal1997.satellite_study", "Satellite: the hop delay and run length the slides leave open",
+               satellite_study_points, satellite_study_run),
     Experiment("goyal1997.cwnd_integer_stall", "CWND stuck at MSS*MSS with integer arithmetic, and Solution 1",
                stall_points, stall_run),
 ]

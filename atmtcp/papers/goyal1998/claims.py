@@ -7,7 +7,10 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from ...statistics import interval
+
 from ...claims import SEED_SHARE, Claim, Verdict, headline
+from .experiments import SACK_BOUND_WINDOW, pipe_stall_from
 
 def column_average(ds: xr.Dataset, variable: str, network: str, policy: str) -> float:
     """Mean over the four rows (sources x buffer) of one table column."""
@@ -71,6 +74,18 @@ def _sack_best_wan(d):
     return Verdict(wins == 3, f"SACK highest in {wins} of 3 policy columns ({'; '.join(parts)})")
 
 
+def _sack_below_reno_lan(d):
+    """5.4.3's LAN finding on Table 8's LAN column averages: SACK below Reno in the columns of the
+    intelligent drop policies (the paper: EPD 0.89 against 0.97, Selective Drop 0.95 against 0.97; plain
+    UBR has SACK above Reno, 0.79 against 0.69)."""
+    parts, below = [], 0
+    for p in ("epd", "selective_drop"):
+        v = _averages(d, {"reno": TCP_TABLES["reno"], "sack": TCP_TABLES["sack"]}, "efficiency", "lan", p)
+        below += v["sack"] < v["reno"]
+        parts.append(f"{p}: Reno {v['reno']:.3f}, SACK {v['sack']:.3f}")
+    return Verdict(below == 2, f"LAN column averages, SACK below Reno in {below} of 2 ({'; '.join(parts)})")
+
+
 def _zero_loss_buffer(d):
     ds = headline(d["goyal1998.table3"])
     parts, ok = [], True
@@ -112,20 +127,39 @@ def _fba_best_point(d):
 
 
 def _sd_best_z(d):
-    ds = headline(d["goyal1998.sd_z_sweep"])
-    score = (ds.efficiency * ds.fairness).sel(network="lan")
-    best = float(score.idxmax("z"))
-    near = float(score.sel(z=0.8)) >= float(score.max()) - 0.02
-    return Verdict(near, f"LAN: best Z by efficiency x fairness = {best:g}; Z = 0.8 scores {float(score.sel(z=0.8)):.3f} "
-                   f"vs best {float(score.max()):.3f} (pass: within 0.02 of the best)")
+    """Z = 0.8 is the best when no other Z beats it beyond the spread over seeds: for each Z, the mean over
+    seeds of (its score - Z = 0.8's score), each seed against itself, has a 90 % interval that does not
+    lie wholly above 0. The paper compared one run per Z, so its "best" is one draw of that difference."""
+    score = (d["goyal1998.sd_z_sweep"].efficiency * d["goyal1998.sd_z_sweep"].fairness).sel(network="lan")
+    at_08 = score.sel(z=0.8)
+    better, parts = [], []
+    for z in score.z.values:
+        if np.isclose(z, 0.8):
+            continue
+        diff = (score.sel(z=z) - at_08).values
+        low, high = interval(diff, runs=int(np.isfinite(diff).sum()))
+        parts.append(f"Z = {z:g}: {np.nanmean(diff):+.3f} [{low:+.3f}, {high:+.3f}]")
+        if low > 0:
+            better.append(f"{z:g}")
+    best_per_seed = score.idxmax("z").values
+    wins = int(np.isclose(best_per_seed, 0.8).sum())
+    detail = (f"LAN, score efficiency x fairness, mean over {score.sizes['seed']} seeds of (Z - Z 0.8) with 90 % "
+              f"intervals: {'; '.join(parts)}. Z = 0.8 is the best single run in {wins} of {score.sizes['seed']} seeds "
+              f"(pass: no Z's interval wholly above 0{'; above: ' + ', '.join(better) if better else ''})")
+    return Verdict(not better, detail)
+
+
+MANY_SOURCES_OWN_TABLES = "the paper's own 1-RTT cells of Selective Drop + SACK are below 0.98: Table 6 WAN 0.95 " \
+    "(5 sources) and 0.88 (15), the goyal1997 satellite slide 0.72 (5 sources, 200000 cells)"
+"""Section 6 says "0.98 and greater ... irrespective of the number of sources (5, 15, 50 or 100)"."""
 
 
 def _many_sources(d):
-    ds = d["goyal1998.many_sources"]
+    ds = headline(d["goyal1998.many_sources"])
     e = float(ds.efficiency.min(skipna=True))
     f = float(ds.fairness.min(skipna=True))
     return Verdict(e >= 0.98 and f >= 0.99, _fmt(min_efficiency=e, min_fairness=f) + " over WAN and satellite, "
-                   "50 and 100 sources, buffers of 1 and 3 RTT")
+                   f"50 and 100 sources, buffers of 1 and 3 RTT; {MANY_SOURCES_OWN_TABLES}")
 
 
 def _reno_three_losses(d):
@@ -187,11 +221,19 @@ def _quarter_in_one_rtt(d):
 
 
 def _half_window_no_timeout(d):
-    """From half the window on: no timeout, and within atmtcp's slow-start bound 1 + ceil(log2(lost))."""
+    """From half the window on: no timeout, and within atmtcp's slow-start bound 1 + ceil(log2(lost)).
+    The detail adds where 5.4.1's own PIPE rules stall (:func:`.experiments.pipe_stall_from`): the
+    paper's analysis and its algorithm disagree there, and the simulation shows which one holds."""
     lost, rtts, bound = _sack_bound_rows(d, lambda ds: ds.lost_fraction >= 0.5)
     ok = lost.size > 0 and bool(np.isfinite(rtts).all()) and bool((rtts <= bound).all())
+    stall = pipe_stall_from(SACK_BOUND_WINDOW, "cwnd-3")
+    first_timeout = next((int(n) for n, r in zip(lost, rtts.values) if not np.isfinite(r)), None)
     return Verdict(ok, "lost segments (of W): retransmission RTTs (slow-start bound) -> "
-                   + _rtt_ranges(lost, rtts.values, bound.values))
+                   + _rtt_ranges(lost, rtts.values, bound.values)
+                   + f". The paper's own PIPE rules stall from {stall} of {SACK_BOUND_WINDOW} lost (PIPE stays at or "
+                   f"above CWND after the partial ACK); the first timeout here is at "
+                   f"{first_timeout if first_timeout is not None else 'none'}"
+                   + (": the paper's algorithm contradicts its analysis" if first_timeout == stall else ""))
 
 
 CLAIMS = [
@@ -210,6 +252,10 @@ CLAIMS = [
     Claim("sack_highest_wan_efficiency", "goyal1998",
           "The throughput improvement provided by SACK is significant for wide-area networks (Table 8: SACK has "
           "the highest WAN efficiency in every column).", tuple(TCP_TABLES.values()), _sack_best_wan, seed_share=SEED_SHARE),
+    Claim("sack_below_reno_lan", "goyal1998",
+          "Moreover, the degraded performance of SACK over Reno in LANs (see Tables 8 and 9) is attributed to "
+          "excessive timeout due to the retransmitted packets being lost.", (TCP_TABLES["reno"], TCP_TABLES["sack"]),
+          _sack_below_reno_lan, seed_share=SEED_SHARE),
     Claim("zero_loss_buffer_is_sum_of_windows", "goyal1998",
           "For a switch to guarantee zero loss for TCP over UBR, the amount of buffering required is equal to the "
           "sum of the TCP maximum window sizes for all the TCP connections.", ("goyal1998.table3",),
@@ -222,10 +268,11 @@ CLAIMS = [
           ("goyal1998.fba_factorial",), _fba_best_point),
     Claim("selective_drop_best_z08", "goyal1998",
           "Z = 0.8 produces the best efficiency and fairness values for this configuration (5-source LAN, 1000 "
-          "cells).", ("goyal1998.sd_z_sweep",), _sd_best_z, seed_share=SEED_SHARE),
+          "cells).", ("goyal1998.sd_z_sweep",), _sd_best_z, reads="paired differences over seeds"),
     Claim("many_sources_high_efficiency_fairness", "goyal1998",
           "The simulations produced efficiency values of 0.98 and greater with fairness values of 0.99 and better "
-          "for buffer sizes of one RTT and three RTT.", ("goyal1998.many_sources",), _many_sources),
+          "for buffer sizes of one RTT and three RTT.", ("goyal1998.many_sources",), _many_sources,
+          seed_share=SEED_SHARE),
     Claim("reno_two_fast_retransmits_then_timeout", "goyal1998",
           "Fig. 5 shows a case when three consecutive packets are lost from a window, the sender TCP incurs fast "
           "retransmit twice and then times out.", ("goyal1998.fig5",), _reno_three_losses),

@@ -37,8 +37,6 @@ TABLE_POLICIES = ("ubr", "epd", "selective_drop", "fba")
 SACK_POLICIES = ("ubr", "epd", "selective_drop")
 TABLE_SEEDS, QUICK_TABLE_SEEDS = tuple(range(10)), (0, 1)
 """Synchronized-start runs per table cell: the paper's one run is one draw of their distribution."""
-STUDY_SEEDS = (0, 1, 2, 3)
-"""Runs per point of the studies whose numbers are read by claims only (Selective Drop's Z)."""
 JITTER_SEEDS, QUICK_JITTER_SEEDS = (1, 2, 3), (1,)
 """Runs per cell of ``goyal1998.start_jitter`` (sources starting within :data:`JITTER_S`)."""
 
@@ -137,7 +135,7 @@ def fba_run(point: dict, quick: bool) -> xr.Dataset:
 # --- section 4.2: Selective Drop's Z --------------------------------------------------------------------------
 def sd_z_points(quick: bool) -> list[dict]:
     return grid(network=["lan", "wan"], z=[2.0, 1.0, 0.9, 0.8, 0.5, 0.2],
-                seed=list(QUICK_TABLE_SEEDS if quick else STUDY_SEEDS))
+                seed=list(_seeds(quick)))
 
 
 def sd_z_run(point: dict, quick: bool) -> xr.Dataset:
@@ -152,15 +150,15 @@ def sd_z_run(point: dict, quick: bool) -> xr.Dataset:
 # --- section 6: many sources ---------------------------------------------------------------------------------------
 def many_sources_points(quick: bool) -> list[dict]:
     """WAN and satellite, 50 and 100 sources (quick: 50), buffers of about 1 and 3 RTT
-    (``buffer_factor`` 1, 3: WAN 12000/36000, satellite 200000/600000 cells)."""
+    (``buffer_factor`` 1, 3: WAN 12000/36000, satellite 200000/600000 cells), on the tables' seeds."""
     return grid(network=["wan", "satellite"], sources=[50] if quick else [50, 100],
-                buffer_factor=list(BUFFER_FACTORS))
+                buffer_factor=list(BUFFER_FACTORS), seed=list(QUICK_TABLE_SEEDS[:1] if quick else TABLE_SEEDS))
 
 
 def many_sources_run(point: dict, quick: bool) -> xr.Dataset:
     """SACK TCP + Selective Drop, buffers of 1 and 3 RTT (goyal1998 section 6)."""
     buffer = buffer_cells(point["network"], point["buffer_factor"])
-    run = goyal_run(point["network"], point["sources"], buffer, "selective_drop", "sack", 0, quick)
+    run = goyal_run(point["network"], point["sources"], buffer, "selective_drop", "sack", point["seed"], quick)
     return with_buffer_cells(run_summary(run, with_sources=False), buffer)
 
 
@@ -238,6 +236,24 @@ def sack_bound_rtts(lost: int, window: int = SACK_BOUND_WINDOW) -> float:
     return 1.0 + math.ceil(math.log2(lost) - 1e-12)
 
 
+def pipe_stall_from(window: int = SACK_BOUND_WINDOW, pipe_start: str = "cwnd-3") -> int:
+    """The smallest block of ``lost`` segments (of ``window`` in flight, CWND = ``window`` at the third
+    duplicate ACK) after which 5.4.1's PIPE rules send nothing but the fast retransmission and then stall
+    until the timeout.
+
+    PIPE starts at ``window - 3`` (5.4.2) or ``window + 1`` (5.4.1, with the fast retransmission), falls by
+    one for each of the ``window - lost - 3`` further duplicate ACKs and by two at the retransmission's
+    partial ACK; CWND is ``window / 2``. A segment goes out only while PIPE < CWND, so when PIPE is still
+    at or above CWND after the partial ACK, nothing more is sent and no ACK returns: 5.4.2's "PIPE will
+    double every RTT" needs a PIPE that has fallen below CWND, which its own start does not give."""
+    start = window - 3 if pipe_start == "cwnd-3" else window + 1
+    for lost in range(1, window):
+        after_partial_ack = start - (window - lost - 3) - 2
+        if after_partial_ack >= window // 2:
+            return lost
+    return window
+
+
 def sack_bound_points(quick: bool) -> list[dict]:
     """Every lost block of 1 ... W - 1 segments; quick: every 8th, plus 1 and W - 1."""
     if quick:
@@ -247,13 +263,14 @@ def sack_bound_points(quick: bool) -> list[dict]:
     return grid(lost_segments=lost)
 
 
-def sack_bound_scenario(lost: int) -> m.Run:
+def sack_bound_scenario(lost: int, pipe_start: str = "cwnd-3") -> m.Run:
     """One window-limited WAN SACK source (30 ms propagation RTT, infinite buffers) losing
     the first transmissions of segments ``SACK_BOUND_FIRST_LOST ... + lost - 1``, W = 128
-    segments in flight (see :data:`SACK_BOUND_FIRST_LOST`)."""
+    segments in flight (see :data:`SACK_BOUND_FIRST_LOST`). PIPE starts as 5.4.2's analysis
+    of the bound says ("sets PIPE to CWND - 3"), unless ``pipe_start`` says otherwise."""
     network = n_source_network(1, NETWORKS["wan"]["delay_s"], m.PortConfig(None))
     window = SACK_BOUND_WINDOW * 512
-    config = goyal_tcp("sack", 512, window, initial_ssthresh=window)
+    config = goyal_tcp("sack", 512, window, initial_ssthresh=window, sack_pipe_start=pipe_start)
     lost_segments = tuple(range(SACK_BOUND_FIRST_LOST, SACK_BOUND_FIRST_LOST + lost))
     return m.Run(network, (m.Connection("S1", "D1", config, 0.0, lost_segments),), SACK_BOUND_DURATION_S,
                  trace=m.TraceConfig(connections=(0,)))
@@ -357,8 +374,8 @@ EXPERIMENTS = [
                parents=("goyal1998.table4",), derive=same_runs_as("goyal1998.table4")),
     Experiment("goyal1998.table6", "SACK TCP over UBR+: efficiency", table_points(SACK_POLICIES),
                table_runner("sack"),
-               notes="SACK TCP with the New Reno change and the PIPE algorithm of sections 5.4.1-5.4.2 "
-                     "(PIPE = CWND - 3 at the third duplicate ACK)"),
+               notes="SACK TCP with the New Reno change and the PIPE algorithm of section 5.4.1 "
+                     "(PIPE = CWND at the third duplicate ACK, plus the fast retransmission)"),
     Experiment("goyal1998.table7", "SACK TCP over UBR+: fairness",
                parents=("goyal1998.table6",), derive=same_runs_as("goyal1998.table6")),
     Experiment("goyal1998.table8", "Comparative efficiencies (column averages)",

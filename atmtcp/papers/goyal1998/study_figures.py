@@ -1,0 +1,288 @@
+"""Tables, figures and one-line findings of goyal1998's studies (:mod:`.studies`, issue 22) and of
+goyal1997's satellite study, for the goyal1998 notebook."""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ...experiment import POLICY_LABELS
+from ...reference import agreement, comparison, mean_absolute_difference
+from ...statistics import interval
+from .studies import FATES, MECHANISM_READINGS
+
+SACK_TABLES = ("goyal1998.table6", "goyal1998.table7")
+
+
+def _spread(values) -> str:
+    """``mean [low, high]``, the interval holding 90 % of single runs."""
+    values = np.asarray(values, float)
+    low, high = interval(values)
+    return f"{np.nanmean(values):.3f} [{low:.3f}, {high:.3f}]"
+
+
+# --- SACK's PIPE start -----------------------------------------------------------------------------
+def pipe_comparisons(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset) -> dict[str, pd.DataFrame]:
+    """Tables 6-7 against the paper under each PIPE start: the tables' (5.4.1) and the study's (5.4.2)."""
+    rows = reference[reference.target.isin(SACK_TABLES)]
+    return {"PIPE = CWND (5.4.1, the tables)": comparison(rows, {t: headline for t in SACK_TABLES}),
+            "PIPE = CWND - 3 (5.4.2)": comparison(rows, {t: study for t in SACK_TABLES})}
+
+
+def pipe_table(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset, reno: xr.Dataset) -> pd.DataFrame:
+    """Per PIPE start, table and network: the mean |ours - paper|, the paper's values inside our 90 %
+    interval, and the LAN and WAN cells where SACK's mean efficiency is at least Reno's (Table 4)."""
+    out = []
+    for reading, table in pipe_comparisons(reference, headline, study).items():
+        table = table[table.status == "compared"]
+        mad = mean_absolute_difference(table, by=("target", "network"))
+        inside = agreement(table, by=("target", "network"))
+        ds = headline if "5.4.1" in reading else study
+        for (target, network), value in mad.items():
+            row = inside.loc[(target, network)]
+            entry = {"PIPE start": reading, "target": target, "network": network, "mean |difference|": round(value, 3),
+                     "paper inside": f"{int(row['inside'])} of {int(row['with interval'])}"}
+            if target == "goyal1998.table6":
+                sack = ds.efficiency.sel(network=network).mean("seed")
+                base = reno.efficiency.sel(network=network, policy=list(sack.policy.values)).mean("seed")
+                entry["cells SACK >= Reno"] = f"{int((sack >= base).sum())} of {int(sack.notnull().sum())}"
+            out.append(entry)
+    return pd.DataFrame(out).set_index(["PIPE start", "target", "network"])
+
+
+def pipe_figure(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset):
+    """Our mean efficiency and fairness of every Table 6-7 cell against the paper's, one marker per PIPE
+    start, with the 90 % interval of single runs; on the diagonal ours equals the paper's."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 4.2))
+    styles = {"5.4.1": ("tab:blue", "o"), "5.4.2": ("tab:orange", "s")}
+    for reading, table in pipe_comparisons(reference, headline, study).items():
+        color, marker = next(v for k, v in styles.items() if k in reading)
+        for ax, target in zip(axes, SACK_TABLES):
+            rows = table[(table.target == target) & (table.status == "compared")]
+            for network, fill in (("lan", color), ("wan", "none")):
+                sub = rows[rows.network == network]
+                ax.errorbar(sub.value, sub.reproduced, yerr=[sub.reproduced - sub.low, sub.high - sub.reproduced],
+                            fmt=marker, color=color, mfc=fill, ms=5, elinewidth=0.6, capsize=0,
+                            label=f"{reading}, {network.upper()}")
+    for ax, target in zip(axes, SACK_TABLES):
+        ax.plot([0.3, 1.02], [0.3, 1.02], color="0.6", lw=0.8)
+        ax.set_xlabel("paper (one run)")
+        ax.set_title(f"{target} ({'efficiency' if target.endswith('6') else 'fairness'})", fontsize=10)
+    axes[0].set_ylabel("atmtcp, mean over seeds (90 % of runs)")
+    axes[1].legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def pipe_finding(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset, reno: xr.Dataset) -> str:
+    t = pipe_table(reference, headline, study, reno)
+    parts = []
+    for reading in t.index.get_level_values(0).unique():
+        lan = t.loc[(reading, "goyal1998.table6", "lan")]
+        wan = t.loc[(reading, "goyal1998.table6", "wan")]
+        parts.append(f"{reading}: Table 6 mean |difference| LAN {lan['mean |difference|']:.3f}, WAN "
+                     f"{wan['mean |difference|']:.3f}; SACK >= Reno in {lan['cells SACK >= Reno']} LAN cells")
+    return "; ".join(parts)
+
+
+# --- SACK in the LAN: the fate of each transmission ---------------------------------------------------
+FATE_LABELS = {"first": "first transmissions", "after_fast_retransmit": "retransmissions in recovery",
+               "after_timeout": "retransmissions after a timeout"}
+SHORT_FATE_LABELS = {"first": "first", "after_fast_retransmit": "in recovery", "after_timeout": "after timeout"}
+
+
+def mechanism_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Per TCP, policy, sources and buffer, means over seeds: efficiency, timeouts, fast retransmits, and
+    per kind of transmission the share dropped at the bottleneck and the share that met a queue of at
+    least R cells (the first :data:`.studies.TRACE_S` of each run)."""
+    rows = []
+    for reading in ds.reading.values:
+        for policy in ds.policy.values:
+            for n in ds.sources.values:
+                for k in ds.buffer_factor.values:
+                    cell = ds.sel(reading=reading, policy=policy, sources=n, buffer_factor=k)
+                    row = {"TCP": reading, "policy": POLICY_LABELS.get(policy, policy), "sources": int(n),
+                           "buffer": int(cell.buffer_cells.max()),
+                           "efficiency": float(cell.efficiency.mean()), "timeouts": float(cell.timeouts.mean()),
+                           "fast retransmits": float(cell.fast_retransmits.mean())}
+                    for fate in FATES:
+                        sent = cell[f"{fate}_sent"].sum()
+                        short = SHORT_FATE_LABELS[fate]
+                        row[f"{short}: sent"] = float(sent) / cell.sizes["seed"]
+                        row[f"{short}: dropped %"] = 100 * float(cell[f"{fate}_dropped"].sum() / sent) if sent else np.nan
+                        row[f"{short}: queue >= R %"] = 100 * _pooled_share(cell, fate)
+                    rows.append(row)
+    return pd.DataFrame(rows).set_index(["TCP", "policy", "sources", "buffer"]).round(3)
+
+
+def _pooled_share(cell: xr.Dataset, fate: str) -> float:
+    """The share of ``fate`` transmissions, over all of ``cell``'s runs, that met a queue of at least R."""
+    sent = float(cell[f"{fate}_sent"].sum())
+    return float((cell[f"{fate}_at_threshold"].fillna(0) * cell[f"{fate}_sent"]).sum()) / sent if sent else np.nan
+
+
+def _pooled(ds: xr.Dataset, reading: str, fate: str, what: str) -> float:
+    """Over every cell and seed of one TCP: the share of ``fate`` transmissions dropped (``dropped``) or
+    meeting a queue of at least R (``at_threshold``, weighted by the transmissions)."""
+    cell = ds.sel(reading=reading)
+    sent = float(cell[f"{fate}_sent"].sum())
+    if not sent:
+        return np.nan
+    if what == "dropped":
+        return float(cell[f"{fate}_dropped"].sum()) / sent
+    return _pooled_share(cell, fate)
+
+
+def mechanism_figure(ds: xr.Dataset):
+    """Pooled over the LAN cells: per TCP and kind of transmission, the share dropped at the bottleneck
+    (left) and the share that met a queue of at least R (right)."""
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    readings = [r for r in MECHANISM_READINGS if r in ds.reading.values]
+    x = np.arange(len(readings))
+    width = 0.8 / len(FATES)
+    for ax, what, label in ((axes[0], "dropped", "dropped at the bottleneck (%)"),
+                            (axes[1], "at_threshold", "met a queue of at least R cells (%)")):
+        for i, fate in enumerate(FATES):
+            values = [100 * _pooled(ds, r, fate, what) for r in readings]
+            ax.bar(x + (i - 1) * width, values, width, label=FATE_LABELS[fate])
+        ax.set_xticks(x, readings)
+        ax.set_ylabel(label)
+    axes[0].legend(fontsize=8)
+    fig.suptitle("LAN, EPD and Selective Drop, 5 and 15 sources, 1000 and 3000 cells (first 2 s of each run)",
+                 fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def mechanism_finding(ds: xr.Dataset) -> str:
+    parts = []
+    for reading in ds.reading.values:
+        parts.append(f"{reading}: {100 * _pooled(ds, reading, 'first', 'dropped'):.2f} % of first transmissions "
+                     f"and {100 * _pooled(ds, reading, 'after_fast_retransmit', 'dropped'):.2f} % of retransmissions "
+                     f"in recovery dropped; {100 * _pooled(ds, reading, 'first', 'at_threshold'):.1f} % against "
+                     f"{100 * _pooled(ds, reading, 'after_fast_retransmit', 'at_threshold'):.1f} % met a queue >= R")
+    return "; ".join(parts)
+
+
+# --- FBA in the small LAN buffer ----------------------------------------------------------------------------
+def fba_table(table1: xr.Dataset, study: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
+    """Tables 1-2's LAN rows per reading: mean efficiency and fairness over seeds, beside the paper's."""
+    rows = []
+    paper = reference[reference.target.isin(["goyal1998.table1", "goyal1998.table2"]) & (reference.network == "lan")]
+    readings = {"as written": table1.sel(network="lan")}
+    readings.update({r: study.sel(reading=r) for r in study.reading.values})
+    for policy in table1.policy.values:
+        for n in table1.sources.values:
+            for k in table1.buffer_factor.values:
+                cells = int(table1.buffer_cells.sel(network="lan", buffer_factor=k).max())
+                for metric in ("efficiency", "fairness"):
+                    match = paper[(paper.policy == policy) & (paper.sources == n) & (paper.buffer == cells)
+                                  & (paper.metric == metric)]
+                    row = {"policy": POLICY_LABELS.get(policy, policy), "sources": int(n), "buffer": cells,
+                           "metric": metric, "paper": float(match.value.iloc[0]) if len(match) else np.nan}
+                    for name, ds in readings.items():
+                        row[name] = _mean_at(ds[metric], policy=policy, sources=n, buffer_factor=k)
+                    rows.append(row)
+    return pd.DataFrame(rows).set_index(["metric", "policy", "sources", "buffer"]).round(3)
+
+
+def _mean_at(da: xr.DataArray, **where) -> float:
+    """The mean of ``da`` at ``where``; NaN where a coordinate is not in it (quick runs have fewer)."""
+    if any(value not in da[name].values for name, value in where.items()):
+        return np.nan
+    values = da.sel(**where)
+    return float(values.mean()) if values.notnull().any() else np.nan
+
+
+def fba_errors(table: pd.DataFrame) -> pd.Series:
+    """Mean |reading - paper| over the LAN cells, per reading (only the cells every reading has)."""
+    readings = [c for c in table.columns if c != "paper"]
+    complete = table.dropna(subset=readings)
+    return pd.Series({r: float((complete[r] - complete["paper"]).abs().mean()) for r in readings})
+
+
+def fba_figure(table: pd.DataFrame):
+    """LAN efficiency and fairness of the four policies at 1000 cells, per reading, the paper's as dots."""
+    fig, axes = plt.subplots(2, 2, figsize=(10, 6), sharey=True)
+    readings = [c for c in table.columns if c != "paper"]
+    for row, metric in enumerate(("efficiency", "fairness")):
+        for col, n in enumerate(sorted(table.index.get_level_values("sources").unique())):
+            ax = axes[row, col]
+            sub = table.loc[metric].xs(n, level="sources")
+            sub = sub[sub.index.get_level_values("buffer") == sub.index.get_level_values("buffer").min()]
+            policies = list(sub.index.get_level_values("policy"))
+            x = np.arange(len(policies))
+            width = 0.8 / len(readings)
+            for i, reading in enumerate(readings):
+                ax.bar(x + (i - (len(readings) - 1) / 2) * width, sub[reading], width, label=reading)
+            ax.plot(x, sub["paper"], "k_", ms=18, mew=2, label="paper")
+            ax.set_xticks(x, policies)
+            ax.set_title(f"{metric}, {n} sources, {sub.index.get_level_values('buffer').min()} cells", fontsize=9)
+            ax.set_ylim(0, 1.05)
+    axes[0, 0].legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def fba_finding(table: pd.DataFrame) -> str:
+    errors = fba_errors(table)
+    fba = table.loc["efficiency"].xs("FBA", level="policy")
+    small = fba[fba.index.get_level_values("buffer") == fba.index.get_level_values("buffer").min()]
+    per = "; ".join(f"{r}: FBA {' / '.join(f'{v:.2f}' for v in small[r])}" for r in errors.index)
+    return (f"LAN, smallest buffer, 5 / 15 sources (paper FBA {' / '.join(f'{v:.2f}' for v in small['paper'])}): {per}. "
+            "Mean |difference| over all LAN cells of Tables 1-2: "
+            + ", ".join(f"{r} {v:.3f}" for r, v in errors.items()))
+
+
+# --- goyal1997: the satellite network's open parameters ---------------------------------------------------------
+def satellite_study_table(headline: xr.Dataset, study: xr.Dataset) -> pd.DataFrame:
+    """Mean efficiency over seeds per TCP, buffer and policy, for the headline (275 ms hop, 50 s) and
+    each reading of the study."""
+    frames = {"headline (275 ms, 50 s)": headline.efficiency.mean("seed")}
+    frames.update({r: study.efficiency.sel(reading=r).mean("seed") for r in study.reading.values})
+    table = pd.concat({name: da.transpose("tcp", "buffer", "policy").to_dataframe(name="efficiency")["efficiency"]
+                       for name, da in frames.items()}, axis=1)
+    return table.round(3)
+
+
+def satellite_finding(verdicts: pd.DataFrame) -> str:
+    """Per claim, the readings under which it holds."""
+    parts = []
+    for claim, rows in verdicts.groupby("claim", sort=False):
+        holds = list(rows[rows.passed].reading)
+        parts.append(f"{claim} holds under {len(holds)} of {len(rows)} readings"
+                     + (f" (fails under {', '.join(rows[~rows.passed].reading)})" if len(holds) < len(rows) else ""))
+    return "; ".join(parts)
+
+
+def satellite_verdicts(study: xr.Dataset, claims) -> pd.DataFrame:
+    """Each goyal1997 satellite claim evaluated on each reading's runs as if they were the tables'."""
+    rows = []
+    for reading in study.reading.values:
+        data = {"goyal1997.satellite_efficiency": study.sel(reading=reading).drop_vars("reading")}
+        for claim in claims:
+            if set(claim.targets) <= set(data):
+                verdict = claim.evaluate(data)
+                rows.append({"reading": reading, "claim": claim.name, "passed": verdict.passed, "detail": verdict.detail})
+    return pd.DataFrame(rows)
+
+
+def satellite_study_figure(table: pd.DataFrame):
+    """Mean satellite efficiency per TCP (panels), buffer and policy (groups), one bar per reading."""
+    tcps = list(dict.fromkeys(table.index.get_level_values("tcp")))
+    fig, axes = plt.subplots(1, len(tcps), figsize=(4 * len(tcps), 3.8), sharey=True)
+    for ax, tcp in zip(np.atleast_1d(axes), tcps):
+        sub = table.xs(tcp, level="tcp")
+        labels = [f"{POLICY_LABELS.get(p, p)}\n{int(b) // 1000}k" for b, p in sub.index]
+        x = np.arange(len(sub))
+        width = 0.8 / len(sub.columns)
+        for i, reading in enumerate(sub.columns):
+            ax.bar(x + (i - (len(sub.columns) - 1) / 2) * width, sub[reading], width, label=reading)
+        ax.set_xticks(x, labels, fontsize=7)
+        ax.set_title(tcp, fontsize=10)
+        ax.set_ylim(0, 1.05)
+    np.atleast_1d(axes)[0].set_ylabel("efficiency, mean over seeds")
+    np.atleast_1d(axes)[0].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
