@@ -39,9 +39,28 @@ times in 10. The claims' details give the count, so a reader can apply another s
 
 
 @dataclass(frozen=True)
+class Sweep:
+    """A threshold of ours that a claim's check uses for one of the paper's words (``word``: "decent",
+    "about", ...), read over a range: the constant's ``name``, its ``stated`` value (the one the verdict is
+    read at), the ``values`` shown (the stated one among them) and ``check(value)``, the claim's check with
+    the threshold at ``value``."""
+
+    word: str
+    name: str
+    stated: float
+    values: tuple[float, ...]
+    check: Callable[[float], Callable[[dict[str, xr.Dataset]], Verdict]]
+
+    def __post_init__(self):
+        if not any(math.isclose(v, self.stated) for v in self.values):
+            raise ValueError(f"Sweep {self.name}: the stated value {self.stated:g} is not among {self.values}")
+
+
+@dataclass(frozen=True)
 class Claim:
     """A paper's sentence (``quote``) as a check on the datasets of ``targets``; with ``seed_share``,
-    read on the distribution over seeds (see the module docstring)."""
+    read on the distribution over seeds (see the module docstring). ``sweeps``: the thresholds of ours its
+    check uses, each also read over a range (:func:`sweep_text`); the verdict stays the stated value's."""
 
     name: str
     paper: str
@@ -52,14 +71,35 @@ class Claim:
     reads: str = ""
     """How a check without ``seed_share`` reads the seeds, where it counts them itself (e.g. cheon's
     per-table counts); shown in :func:`evaluate`'s ``read_on`` column."""
+    sweeps: tuple[Sweep, ...] = ()
 
     def evaluate(self, datasets: dict[str, xr.Dataset]) -> Verdict:
         missing = [t for t in self.targets if t not in datasets]
         if missing:
             return Verdict(False, "missing datasets: " + ", ".join(missing))
+        verdict, _ = self._judge(self.check, datasets)
+        if not self.sweeps:
+            return verdict
+        texts = [sweep_text(sweep, [(v, *self._judge(sweep.check(v), datasets)) for v in sweep.values])
+                 for sweep in self.sweeps]
+        return Verdict(verdict.passed, " ".join([verdict.detail, *texts]))
+
+    def _judge(self, check, datasets: dict[str, xr.Dataset]) -> tuple[Verdict, tuple[int, int] | None]:
+        """``check``'s verdict, and (seeds that agree, seeds) for a claim read on seeds (else None)."""
         if self.seed_share is None:
-            return self.check(datasets)
-        return over_seeds(self.check, {t: datasets[t] for t in self.targets}, self.seed_share)
+            return check(datasets), None
+        verdict, agree, seeds = seed_verdict(check, {t: datasets[t] for t in self.targets}, self.seed_share)
+        return verdict, (agree, seeds) if seeds else None
+
+
+def sweep_text(sweep: Sweep, results) -> str:
+    """What a claim's verdict would be at each value of ``sweep``: ``results`` is (value, verdict, (seeds that
+    agree, seeds) or None) per value."""
+    parts = []
+    for value, verdict, agreement in results:
+        seeds = f" ({agreement[0]} of {agreement[1]} seeds)" if agreement else ""
+        parts.append(f"{value:.3g} {'passes' if verdict.passed else 'fails'}{seeds}")
+    return (f"{{over our \"{sweep.word}\" ({sweep.name}, read at {sweep.stated:g}): " + ", ".join(parts) + "}")
 
 
 def common_seeds(datasets: dict[str, xr.Dataset]) -> list:
@@ -81,10 +121,16 @@ def seeds_needed(count: int, share: float = SEED_SHARE) -> int:
 def over_seeds(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHARE) -> Verdict:
     """``check`` on the mean over seeds and on each common seed alone: passes when the mean passes
     and at least ``ceil(share x seeds)`` seeds do."""
+    return seed_verdict(check, datasets, share)[0]
+
+
+def seed_verdict(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHARE) -> tuple[Verdict, int, int]:
+    """:func:`over_seeds`'s verdict, with the seeds for which ``check`` holds and the common seeds (0, 0
+    without a seed axis)."""
     seeds = common_seeds(datasets)
     mean = check({t: seed_mean(ds) for t, ds in datasets.items()})
     if not seeds:
-        return Verdict(mean.passed, mean.detail + " [no seed axis]")
+        return Verdict(mean.passed, mean.detail + " [no seed axis]"), 0, 0
     each = [check({t: ds.sel(seed=s) if "seed" in ds.dims else ds for t, ds in datasets.items()}).passed
             for s in seeds]
     need = seeds_needed(len(seeds), share)
@@ -92,7 +138,7 @@ def over_seeds(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHARE
     return Verdict(mean.passed and agree >= need,
                    f"mean over {len(seeds)} seed{'s' * (len(seeds) > 1)}: {mean.detail} [holds in {agree} of "
                    f"{len(seeds)} seeds; "
-                   f"passes with the mean and at least {need}]")
+                   f"passes with the mean and at least {need}]"), agree, len(seeds)
 
 
 def headline(ds: xr.Dataset) -> xr.Dataset:

@@ -9,11 +9,14 @@ changes a single seed at one point (the mean passes, that seed does not).
 """
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import xarray as xr
 
-from atmtcp.claims import SEED_SHARE, evaluate
+from atmtcp.claims import SEED_SHARE, Sweep, evaluate
 from atmtcp.papers.lakshman import FINDINGS
 from atmtcp.papers.lakshman import claims as lc
 from atmtcp.papers.lakshman import experiments as lx
@@ -295,3 +298,58 @@ def test_running_throughput_counts_packets_acknowledged_per_interval():
                      "trace_value": ("record", np.concatenate([t * per_s * MSS / 2, t * per_s * MSS / 4]))})
     out = lx.running_throughput(ds, np.array([0.0, 1.0, 2.0]))
     np.testing.assert_allclose(out, [0.75, 0.75], atol=0.002)
+
+
+# --- issue 24: the thresholds of ours, read over a range ---------------------------------------------------------
+SWEPT = {"cell_tail_poorest": ["very small"], "throughput_grows_with_buffer": ["very small"],
+         "cell_tail_needs_beta_3": ["decent"], "cell_front_acceptable_at_beta_1": ["acceptable"],
+         "frame_front_at_beta_1": ["decent"], "cell_red_sensitive_to_range": ["large"],
+         "frame_red_like_frame_front": ["about", "large"], "frame_red_robust_to_range": ["about"],
+         "red_front_or_tail_similar": ["about"]}
+"""Every claim that reads "decent"/"acceptable", "about", "large" or "very small", and the words it sweeps."""
+
+
+def test_every_claim_with_a_threshold_of_ours_gives_its_verdict_over_a_range():
+    """Each such claim states the number it reads the word at and, per value of the range, whether it would
+    pass and how many seeds agree; the ranges hold the stated number."""
+    table = evaluate(paper_world(), lc.CLAIMS).set_index("claim")
+    swept = {c.name: [s.word for s in c.sweeps] for c in lc.CLAIMS if c.sweeps}
+    assert swept == SWEPT
+    ranges = {"very small": lc.VERY_SMALL_RANGE, "decent": lc.DECENT_RANGE, "acceptable": lc.DECENT_RANGE,
+              "about": lc.ABOUT_RANGE, "large": lc.LARGE_RANGE}
+    for name, words in SWEPT.items():
+        detail = table.detail[name]
+        for word in words:
+            part = detail[detail.index(f"{{over our \"{word}\""):]
+            part = part[:part.index("}")]
+            assert "read at" in part
+            for value in ranges[word]:
+                assert re.search(rf"{value:.3g} (passes|fails) \(\d of 3 seeds\)", part), (name, word, value)
+    assert lc.DECENT in lc.DECENT_RANGE and lc.ABOUT in lc.ABOUT_RANGE and lc.LARGE in lc.LARGE_RANGE
+    assert lc.VERY_SMALL_BETA in lc.VERY_SMALL_RANGE and lc.DECENT_RANGE == (0.85, 0.9, 0.95)
+
+
+def test_the_verdict_stays_at_the_stated_threshold():
+    """Cell-Front at beta = 1 in Fig. 3 at 0.885 (seeds 0.915, 0.885, 0.855): acceptable at 0.85 in every seed,
+    not at the stated 0.9 (the mean is below): the claim fails, and its detail says 0.85 would pass."""
+    world = paper_world(fig3={"curves": {"cell_front": at(CURVES["cell_front"], 5760, 0.885)}})
+    table = evaluate(world, lc.CLAIMS).set_index("claim")
+    assert not table.passed["cell_front_acceptable_at_beta_1"]
+    detail = table.detail["cell_front_acceptable_at_beta_1"]
+    assert "0.85 passes (3 of 3 seeds), 0.9 fails (1 of 3 seeds), 0.95 fails" in detail
+    assert "(DECENT, read at 0.9)" in detail
+
+
+@pytest.mark.parametrize("world", [{}, *FAILING.values()], ids=["paper world", *FAILING])
+def test_sweeps_never_change_a_verdict(world):
+    """A claim passes or fails as it would without its sweeps: the range only adds to the detail."""
+    data = paper_world(**world)
+    with_sweeps = evaluate(data, lc.CLAIMS)
+    without = evaluate(data, [replace(c, sweeps=()) for c in lc.CLAIMS])
+    assert list(with_sweeps.passed) == list(without.passed)
+    assert all(a.startswith(b) for a, b in zip(with_sweeps.detail, without.detail))
+
+
+def test_a_sweep_must_hold_its_stated_value():
+    with pytest.raises(ValueError, match="stated value"):
+        Sweep("decent", "DECENT", 0.9, (0.85, 0.95), lambda v: None)

@@ -179,6 +179,8 @@ def test_lakshman_notebook_runs_in_quick_mode(tmp_path):
     names += [f"lakshman.fig{n}.{ext}" for n in (2, 3, 6, 7, 10, 11, 12, 13, 14) for ext in ("md", "csv")]
     names += ["lakshman.early_warning.png", "lakshman.convergence.png", "lakshman.tcp_sensitivity.png",
               "lakshman.tcp_sensitivity.md"]
+    names += [f"lakshman.{study}.{ext}" for study in ("beta_requirements", "buffer_study") for ext in ("png", "md", "csv")]
+    names += ["studies.csv"]  # the studies' one-line findings, for the fidelity page
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
     for name in names:
         assert (paper / name).exists(), name

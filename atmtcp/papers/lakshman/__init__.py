@@ -1,16 +1,21 @@
 """lakshman: Lakshman, Neidhardt, Ott, "The Drop from Front Strategy in TCP and in TCP over ATM"
 (INFOCOM '96). See :mod:`atmtcp.papers`."""
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
-from .experiments import EXPERIMENTS  # noqa: F401
+from . import experiments, requirements, studies
 from ...fidelity import Finding
 from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
 
 ORDER = 4
 NOTEBOOK = "lakshman"
-TABLE_TARGETS = [f"lakshman.fig{n}" for n in (2, 3, 6, 7, 10, 11, 12, 13, 14)] + ["lakshman.tcp_sensitivity"]
+EXPERIMENTS = [*experiments.EXPERIMENTS, *requirements.EXPERIMENTS, *studies.EXPERIMENTS]
+STUDY_TARGETS = ["lakshman.beta_requirements", "lakshman.buffer_study"]
+"""Issue 24: section 6's buffer requirements per seed and level (:mod:`.requirements`), and the readings
+that move them (:mod:`.studies`); each a table and a figure."""
+TABLE_TARGETS = [f"lakshman.fig{n}" for n in (2, 3, 6, 7, 10, 11, 12, 13, 14)] + ["lakshman.tcp_sensitivity",
+                                                                                  *STUDY_TARGETS]
 """The throughputs behind the figures, as tables (mean over seeds and their range)."""
 FIGURE_TARGETS = [*(f"lakshman.fig{n}" for n in range(2, 15)), "lakshman.early_warning", "lakshman.convergence",
-                  "lakshman.tcp_sensitivity"]
+                  "lakshman.tcp_sensitivity", *STUDY_TARGETS]
 
 FINDINGS = [
     Finding("lakshman", "Our simulations show that, for the same buffer size, drop from front results in considerably "

@@ -32,7 +32,7 @@ import xarray as xr
 from ...claims import common_seeds
 from ...kernel.aal5 import packet_cells
 from ...reference import ADDED_COLUMNS, COMPARED, PARAMETER, placed
-from ...statistics import INTERVAL, describe
+from ...statistics import describe, interval
 from .claims import DECENT, TOTAL, _needed_beta
 from .experiments import FIG14_BUFFER, RED_FULL, RED_ONE
 from .scenario import AAL5, ACK_PACKET_BYTES, CELL_S, LABELS, LINK_DELAY_S, MSS, NOMINAL_RTT_S, beta
@@ -47,6 +47,10 @@ PARAMETERS = ("buffer_size_cells", "beta", "external_rtt_ms", "data_packet_bytes
               "ack_delay_ms", "sources", "rtt_ms", "red_one", "red_full", "red_plots", "buffer_cells")
 """Settings of the model (the paper's, or ours where it is silent), echoed back: never compared."""
 CONTEXT_STATUS = "context"
+PAPER_WORDS = {"cell_tail": "3 or 4", "cell_front": "1 (1.25 better)", "frame_tail": "2, even 3",
+               "frame_front": "1 or less"}
+"""Section 6's buffer requirements in short (its numbers are the ``decent_beta``, ``decent_beta_upper`` and
+``better_beta`` rows of ``data/reference/lakshman.csv``)."""
 
 
 def needed_beta(data: dict[str, xr.Dataset], discipline: str) -> float:
@@ -80,9 +84,7 @@ def describe_thresholds(values) -> dict:
 
     def back(x: float) -> float:
         return float("inf") if x > top else float(x)
-    low = high = nan
-    if values.size >= 2:
-        low, high = (back(x) for x in np.percentile(ranked, [100 * (1 - INTERVAL) / 2, 100 * (1 + INTERVAL) / 2]))
+    low, high = (back(x) if np.isfinite(x) else nan for x in interval(ranked))
     return {"seeds": int(values.size), "reproduced": float(values.mean()), "median": back(float(np.median(ranked))),
             "low": low, "high": high, "seed0": nan}
 
@@ -192,9 +194,8 @@ def conclusions_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
     """The conclusions' beta thresholds (section 6) beside the smallest beta from which each discipline
     stays at or above DECENT in every total-throughput figure, on the mean curves and per seed, and in
     each figure (mean curves)."""
-    paper = {"cell_tail": "3 or 4", "cell_front": "1 (1.25 better)", "frame_tail": "2, even 3", "frame_front": "1 or less"}
     rows = []
-    for k, text in paper.items():
+    for k, text in PAPER_WORDS.items():
         per = {t.split(".")[1]: _needed_beta(data[t], k) for t in TOTAL}
         seeds, values = needed_beta_per_seed(data, k)
         rows.append({"discipline": LABELS[k], "paper": text, f"ours (all figures, >= {DECENT})": max(per.values()),

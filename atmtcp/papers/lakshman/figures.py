@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ...statistics import interval
 from .experiments import CONVERGENCE, DURATION_S, RED_FULL, WARMUP_S
 from .scenario import BETA_ONE_CELLS, LABELS, NOMINAL_RTT_S, beta
 
@@ -39,9 +40,23 @@ def _frame(ax, title, ylabel="normalized good throughput"):
     _beta_axis(ax)
 
 
-def _seed_note(ds) -> str:
+def _seed_note(ds, band: str = "lowest to highest seed") -> str:
     n = ds.sizes.get("seed", 1)
-    return f"mean of {n} seed{'s' if n > 1 else ''}, band: lowest to highest seed"
+    return f"mean of {n} seed{'s' if n > 1 else ''}, band: {band}"
+
+
+INTERVAL_BAND = "90 % interval of one run"
+
+
+def seed_band(da: xr.DataArray) -> tuple[np.ndarray, np.ndarray]:
+    """The 90 % interval of one run (:func:`atmtcp.statistics.interval`: the 5th and 95th percentiles of the
+    seeds) at each point of ``da`` (the seed axis last reduced); a point with fewer than two seeds gets its
+    one value."""
+    values = da.transpose(..., "seed").values
+    flat = values.reshape(-1, values.shape[-1])
+    bands = np.array([interval(v) if np.isfinite(v).sum() >= 2 else (np.nanmean(v),) * 2 for v in flat])
+    shape = values.shape[:-1]
+    return bands[:, 0].reshape(shape), bands[:, 1].reshape(shape)
 
 
 # --- Figs. 2, 3, 6, 7, 10: total throughput -----------------------------------------------------------------
@@ -75,8 +90,9 @@ def total_table(ds: xr.Dataset) -> pd.DataFrame:
 
 # --- lakshman.tcp_sensitivity: both readings of lakshman's TCP ------------------------------------------------
 def sensitivity_figure(ds: xr.Dataset, title: str):
-    """``lakshman.tcp_sensitivity``: total throughput against the buffer (mean over seeds), one panel per case,
-    the headline TCP in solid lines and the reading before the rule dashed, one colour per discipline."""
+    """``lakshman.tcp_sensitivity``: total throughput against the buffer (mean over seeds, the band the 90 %
+    interval of one run), one panel per case, the headline TCP in solid lines and the reading before the rule
+    dotted, one colour per discipline."""
     cases = list(ds.case.values)
     fig, axes = plt.subplots(1, len(cases), figsize=(5.6 * len(cases), 4.0), sharey=True, squeeze=False)
     b = ds.buffer.values
@@ -84,15 +100,17 @@ def sensitivity_figure(ds: xr.Dataset, title: str):
         for tcp, line in zip(ds.tcp.values, ("-", ":")):
             for k in ds.discipline.values:
                 color, marker, _ = STYLE[k]
-                mean = ds.total_throughput.sel(case=case, tcp=tcp, discipline=k).mean("seed")
-                ax.plot(b, mean, line, marker=marker, ms=3, color=color, label=f"{LABELS[k]}, {tcp}")
+                runs = ds.total_throughput.sel(case=case, tcp=tcp, discipline=k)
+                ax.plot(b, runs.mean("seed"), line, marker=marker, ms=3, color=color, label=f"{LABELS[k]}, {tcp}")
+                low, high = seed_band(runs)
+                ax.fill_between(b, low, high, color=color, alpha=0.1, lw=0)
         ax.set_title(case, fontsize=9)
         ax.set_xlabel("bottleneck buffer (cells)")
         ax.grid(alpha=0.3)
         ax.set_ylim(0, 1.02)
         _beta_axis(ax)
     axes[0][0].set_ylabel("normalized good throughput")
-    axes[0][-1].legend(fontsize=6, loc="lower right", title=_seed_note(ds), title_fontsize=6)
+    axes[0][-1].legend(fontsize=6, loc="lower right", title=_seed_note(ds, INTERVAL_BAND), title_fontsize=6)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
