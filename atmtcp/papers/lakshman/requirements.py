@@ -9,7 +9,7 @@ out best, allowing values of beta as low as 1 (maybe even a bit lower)."
 
 The paper read each requirement off its one run per point. Ours is read off each seed alone
 (:func:`requirements_per_seed`): per discipline, figure and seed, the smallest beta from which the
-throughput stays at or above a level at every larger buffer (:func:`.claims.required_beta`, inf where it
+throughput stays at or above a level at every larger buffer (:func:`required_beta`, inf where it
 never does within the paper's buffers); "all figures" is, per seed, the largest over the five
 total-throughput figures (the paper's "reasonable range of number of sources - RTT combinations"). The
 paper gives no number for "decent" or "acceptable": the levels are our DECENT (0.9) and a step either
