@@ -70,10 +70,10 @@ def experiment_threads(wildcards):
 # (`attempt`) doubles memory and time.
 PROCESS_MB = 250
 FULL_CPU_S = {
-    "lakshman.buffer_study": 568,
-    # issue 22's targets, measured while another job shared the machine (upper bounds)
-    "goyal1997.satellite_study": 264, "goyal1998.sack_pipe_study": 205, "goyal1998.sack_lan_mechanism": 113,
-    "goyal1998.fba_study": 102, "goyal1998.many_sources": 60, "goyal1998.sd_z_sweep": 38,
+    # the studies of issues 22 and 24: make reproduce from a fresh clone of 2026-11-24, the machine idle
+    "lakshman.buffer_study": 577, "goyal1997.satellite_study": 141, "goyal1998.sack_pipe_study": 91,
+    "goyal1998.sack_lan_mechanism": 59, "goyal1998.fba_study": 51, "goyal1998.many_sources": 64,
+    "goyal1998.sd_z_sweep": 40,
     "goyal1998.ubr_sensitivity": 364, "lakshman.fig10": 122, "lakshman.fig12": 117, "goyal1998.table1": 108,
     "lakshman.fig11": 105, "goyal1998.table4": 105, "lakshman.fig7": 102, "lakshman.fig6": 96,
     "lakshman.fig3": 96, "lakshman.fig2": 95, "goyal1998.table6": 90, "goyal1997.satellite_efficiency": 88,

@@ -305,8 +305,10 @@ SWEPT = {"cell_tail_poorest": ["very small"], "throughput_grows_with_buffer": ["
          "cell_tail_needs_beta_3": ["decent"], "cell_front_acceptable_at_beta_1": ["acceptable"],
          "frame_front_at_beta_1": ["decent"], "cell_red_sensitive_to_range": ["large"],
          "frame_red_like_frame_front": ["about", "large"], "frame_red_robust_to_range": ["about"],
-         "red_front_or_tail_similar": ["about"]}
-"""Every claim that reads "decent"/"acceptable", "about", "large" or "very small", and the words it sweeps."""
+         "red_front_or_tail_similar": ["about"], "frame_front_over_cell_front": ["consistently"],
+         "frame_tail_over_cell_tail": ["consistently"], "frame_front_best": ["by and large"]}
+"""Every claim that reads "decent"/"acceptable", "about", "large", "very small", "consistently" or "by and large",
+and the words it sweeps."""
 
 
 def test_every_claim_with_a_threshold_of_ours_gives_its_verdict_over_a_range():
@@ -316,7 +318,8 @@ def test_every_claim_with_a_threshold_of_ours_gives_its_verdict_over_a_range():
     swept = {c.name: [s.word for s in c.sweeps] for c in lc.CLAIMS if c.sweeps}
     assert swept == SWEPT
     ranges = {"very small": lc.VERY_SMALL_RANGE, "decent": lc.DECENT_RANGE, "acceptable": lc.DECENT_RANGE,
-              "about": lc.ABOUT_RANGE, "large": lc.LARGE_RANGE}
+              "about": lc.ABOUT_RANGE, "large": lc.LARGE_RANGE, "consistently": lc.NOISE_RANGE,
+              "by and large": lc.BY_AND_LARGE_RANGE}
     for name, words in SWEPT.items():
         detail = table.detail[name]
         for word in words:
