@@ -281,7 +281,7 @@ def study_figure(ds: xr.Dataset, title: str, level: float = DECENT):
         ax.set_title(str(case).replace("lakshman.", "Fig. ").replace("fig", ""), fontsize=9)
         ax.grid(alpha=0.3, axis="x")
     axes[0].set_yticks([*y, top], [*readings, "paper (section 6)"], fontsize=8)
-    axes[0].legend(fontsize=7, loc="lower left")
+    axes[0].legend(fontsize=7, loc="center")
     ax = axes[-1]
     markers = dict(zip(cases, ("o", "s")))
     for case in cases:
