@@ -24,13 +24,13 @@ FRONT_DROPS = ("none", "cell", "frame")
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
 SSTHRESH_RULES = ("half_cwnd", "bsd")
+"""ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
 ACTIVE_VCS = ("buffered", "routed")
 """How Selective Drop and FBA count active VCs (:class:`DropPolicy` ``active_vcs``)."""
 SACK_PIPE_STARTS = ("cwnd-3", "cwnd")
 """SACK's PIPE at the third duplicate ACK: goyal1998 5.4.2's "sets PIPE to CWND - 3", or 5.4.1's "PIPE is set
 to the value of CWND" (plus one for the fast retransmission, "When a segment is sent, PIPE is incremented by
 one"). The order is the kernel's codes."""
-"""ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
 
 
 class ModelError(ValueError):

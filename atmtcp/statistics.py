@@ -75,6 +75,13 @@ def describe(values, runs: int = 1, statistic: str = "mean", seed0: float = floa
             "low": low, "high": high, "seed0": float(seed0)}
 
 
+def mean_and_interval(values) -> tuple[float, float, float]:
+    """The mean of the finite per-seed ``values`` and the :data:`INTERVAL` interval of one run
+    (:func:`describe`'s ``reproduced``, ``low`` and ``high``); NaN where there are too few values."""
+    summary = describe(values)
+    return summary["reproduced"], summary["low"], summary["high"]
+
+
 def describe_improvement(values, baseline, runs: int = 1, seed0: float = float("nan")) -> dict:
     """:func:`describe` for an improvement in percent, ``100 (mean(values) / mean(baseline) - 1)`` (cheon
     4.2.3: "PPD improves the effective throughput by 28.3 % over random cell discard"): the two columns

@@ -72,10 +72,10 @@ def test_fba_readings_reach_the_compiled_port():
     assert compile_run(run).state.port[port, L.P_ROUTED_VCS] == 0
     routed = studies.with_active_vcs(run, "routed")
     assert compile_run(routed).state.port[port, L.P_ROUTED_VCS] == 5
-    phased = studies.with_tick_phases(run, 3)
+    phased = studies.with_tick_phases(run, 3, studies.TICK_PHASE_STREAM)
     phases = [c.tcp.tick_phase_s for c in phased.connections]
     assert len(set(phases)) == 5 and all(0 <= p < 0.1 for p in phases)
-    assert phases == [c.tcp.tick_phase_s for c in studies.with_tick_phases(run, 3).connections]
+    assert phases == [c.tcp.tick_phase_s for c in studies.with_tick_phases(run, 3, studies.TICK_PHASE_STREAM).connections]
 
 
 def test_routed_vcs_change_fba_but_not_epd():

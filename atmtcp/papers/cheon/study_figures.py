@@ -8,7 +8,7 @@ import pandas as pd
 import xarray as xr
 
 from ...reference import load_reference
-from ...statistics import interval
+from ...statistics import mean_and_interval
 from .figures import interval_text
 from .studies import EOM_READINGS
 
@@ -22,18 +22,13 @@ def paper_value(target: str, policy: str, metric: str = "effective_throughput", 
     return float(row.value.iloc[0])
 
 
-def _mean_and_interval(values: np.ndarray) -> tuple[float, float, float]:
-    low, high = interval(values)
-    return float(np.mean(values)), low, high
-
-
 def hold_table(ds: xr.Dataset) -> pd.DataFrame:
     """Per drop timer: the mean over seeds of the effective throughput (with its 90 % interval of one
     run), the median hold, the packets a capture costs and the sessions per congestion epoch."""
     rows = []
     for timer in ds.drop_timer_s.values:
         point = ds.sel(drop_timer_s=timer)
-        mean, low, high = _mean_and_interval(point.effective_throughput.values)
+        mean, low, high = mean_and_interval(point.effective_throughput.values)
         rows.append({"drop timer (ms)": f"{1e3 * timer:g}", "effective throughput": f"{mean:,.0f}",
                      "90 % interval": interval_text(low, high), "hold (ms, median)": f"{1e3 * float(point.hold_s.mean()):.2f}",
                      "packets lost per capture": f"{float(point.packets_per_capture.mean()):.1f}",
@@ -48,7 +43,7 @@ def hold_figure(ds: xr.Dataset, epd_ours: np.ndarray | None = None):
     one congestion epoch damages."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     loss = ds.packets_per_capture.mean("seed").values
-    stats = np.array([_mean_and_interval(ds.effective_throughput.sel(drop_timer_s=t).values)
+    stats = np.array([mean_and_interval(ds.effective_throughput.sel(drop_timer_s=t).values)
                       for t in ds.drop_timer_s.values])
     left.errorbar(loss, stats[:, 0], yerr=[stats[:, 0] - stats[:, 1], stats[:, 2] - stats[:, 0]], fmt="o-",
                   color="C3", label="ESPD, ours (drop timer swept)")
@@ -87,7 +82,7 @@ def readings_table(ds: xr.Dataset, epd_ours: np.ndarray | None = None) -> pd.Dat
     rows = []
     for reading in ds.reading.values:
         point = ds.sel(reading=reading)
-        mean, low, high = _mean_and_interval(point.effective_throughput.values)
+        mean, low, high = mean_and_interval(point.effective_throughput.values)
         rows.append({"reading of cheon 3.3": str(reading), "ESPD throughput": f"{mean:,.0f}",
                      "90 % interval": interval_text(low, high),
                      "gain over our EPD (%)": f"{100 * (mean / epd - 1):+.1f}" if np.isfinite(epd) else "",

@@ -27,6 +27,7 @@ from ...experiment import Experiment, grid, summarize, with_buffer_cells
 from ...scenarios import BUFFER_FACTORS, buffer_cells, goyal_parameters, goyal_run
 from ...simulate import simulate
 from ...topologies import BOTTLENECK
+from ...variations import with_tick_phases
 from .experiments import QUICK_TABLE_SEEDS, SACK_POLICIES, TABLE_POLICIES, TABLE_SEEDS, table_points
 
 # --- SACK's PIPE start ------------------------------------------------------------------------------
@@ -59,6 +60,8 @@ MECHANISM_SEEDS, QUICK_MECHANISM_SEEDS = (0, 1, 2, 3, 4), (0,)
 FATES = ("first", "after_fast_retransmit", "after_timeout")
 """A transmission is a segment's first, or a retransmission whose connection's last loss event before
 it was a fast retransmit (the connection is in recovery, or was) or a timeout."""
+FATE_LABELS = {"first": "first transmissions", "after_fast_retransmit": "retransmissions in recovery",
+               "after_timeout": "retransmissions after a timeout"}
 
 
 def transmission_fates(ds: xr.Dataset, port: str, threshold: int) -> dict[str, float]:
@@ -149,8 +152,7 @@ def mechanism_run(point: dict, quick: bool) -> xr.Dataset:
 
 def _describe(name: str, threshold: int) -> str:
     fate, what = next((f, name[len(f) + 1:]) for f in FATES if name.startswith(f))
-    kind = {"first": "first transmissions", "after_fast_retransmit": "retransmissions after a fast retransmit",
-            "after_timeout": "retransmissions after a timeout"}[fate]
+    kind = FATE_LABELS[fate]
     return {"sent": f"{kind} sent in the first {TRACE_S:g} s",
             "dropped": f"{kind} that lost a cell at the bottleneck in the first {TRACE_S:g} s",
             "at_threshold": f"share of {kind} that met a queue of at least R cells"}[what]
@@ -164,6 +166,8 @@ FBA_READINGS = {
 }
 """4.2's rule as the tables run it, and the two readings of what limits FBA in the 1000-cell LAN."""
 QUICK_FBA_READINGS = ("Na = VCs routed", "timer phase per host")
+TICK_PHASE_STREAM = 1
+"""The second word of the seed sequence of the hosts' timer phases (:func:`atmtcp.variations.with_tick_phases`)."""
 NA_POLICIES = ("selective_drop", "fba")
 """The policies that read ``Na`` (4.2); "Na = VCs routed" leaves UBR and EPD as they are and is not run for them."""
 
@@ -184,7 +188,7 @@ def fba_study_run(point: dict, quick: bool) -> xr.Dataset:
     if reading.get("active_vcs"):
         run = with_active_vcs(run, reading["active_vcs"])
     if reading.get("tick_phases"):
-        run = with_tick_phases(run, point["seed"])
+        run = with_tick_phases(run, point["seed"], TICK_PHASE_STREAM)
     return with_buffer_cells(summarize(simulate(run), with_sources=False), buffer)
 
 
@@ -193,17 +197,6 @@ def with_active_vcs(run: m.Run, active_vcs: str) -> m.Run:
     port = run.network.switch_port
     policy = replace(port.policy, active_vcs=active_vcs)
     return replace(run, network=replace(run.network, switch_port=replace(port, policy=policy)))
-
-
-def with_tick_phases(run: m.Run, seed: int) -> m.Run:
-    """``run`` with each host's timer ticking at its own phase, drawn uniformly in one tick from
-    ``(seed, 1)`` (a stream apart from the run's own)."""
-    rng = np.random.default_rng([seed, 1])
-    connections = []
-    for conn in run.connections:
-        tick = conn.tcp.granularity_s
-        connections.append(replace(conn, tcp=replace(conn.tcp, tick_phase_s=float(rng.uniform(0.0, tick)))))
-    return replace(run, connections=tuple(connections))
 
 
 EXPERIMENTS = [

@@ -9,36 +9,30 @@ import xarray as xr
 
 from ...experiment import POLICY_LABELS
 from ...reference import agreement, comparison, mean_absolute_difference
-from ...statistics import interval
-from .studies import FATES, MECHANISM_READINGS
+from .studies import FATE_LABELS, FATES, MECHANISM_READINGS
 
 SACK_TABLES = ("goyal1998.table6", "goyal1998.table7")
 
 
-def _spread(values) -> str:
-    """``mean [low, high]``, the interval holding 90 % of single runs."""
-    values = np.asarray(values, float)
-    low, high = interval(values)
-    return f"{np.nanmean(values):.3f} [{low:.3f}, {high:.3f}]"
-
-
 # --- SACK's PIPE start -----------------------------------------------------------------------------
-def pipe_comparisons(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset) -> dict[str, pd.DataFrame]:
-    """Tables 6-7 against the paper under each PIPE start: the tables' (5.4.1) and the study's (5.4.2)."""
+def pipe_comparisons(reference: pd.DataFrame, headline: xr.Dataset,
+                     study: xr.Dataset) -> dict[str, tuple[xr.Dataset, pd.DataFrame]]:
+    """Per PIPE start, the tables' (5.4.1) and the study's (5.4.2): its runs of Tables 6-7 and their
+    comparison with the paper (:func:`atmtcp.reference.comparison`)."""
     rows = reference[reference.target.isin(SACK_TABLES)]
-    return {"PIPE = CWND (5.4.1, the tables)": comparison(rows, {t: headline for t in SACK_TABLES}),
-            "PIPE = CWND - 3 (5.4.2)": comparison(rows, {t: study for t in SACK_TABLES})}
+    return {label: (ds, comparison(rows, {t: ds for t in SACK_TABLES}))
+            for label, ds in (("PIPE = CWND (5.4.1, the tables)", headline), ("PIPE = CWND - 3 (5.4.2)", study))}
 
 
-def pipe_table(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset, reno: xr.Dataset) -> pd.DataFrame:
-    """Per PIPE start, table and network: the mean |ours - paper|, the paper's values inside our 90 %
-    interval, and the LAN and WAN cells where SACK's mean efficiency is at least Reno's (Table 4)."""
+def pipe_table(comparisons: dict[str, tuple[xr.Dataset, pd.DataFrame]], reno: xr.Dataset) -> pd.DataFrame:
+    """Per PIPE start (:func:`pipe_comparisons`), table and network: the mean |ours - paper|, the paper's
+    values inside our 90 % interval, and the LAN and WAN cells where SACK's mean efficiency is at least
+    Reno's (Table 4)."""
     out = []
-    for reading, table in pipe_comparisons(reference, headline, study).items():
+    for reading, (ds, table) in comparisons.items():
         table = table[table.status == "compared"]
         mad = mean_absolute_difference(table, by=("target", "network"))
         inside = agreement(table, by=("target", "network"))
-        ds = headline if "5.4.1" in reading else study
         for (target, network), value in mad.items():
             row = inside.loc[(target, network)]
             entry = {"PIPE start": reading, "target": target, "network": network, "mean |difference|": round(value, 3),
@@ -51,13 +45,13 @@ def pipe_table(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset,
     return pd.DataFrame(out).set_index(["PIPE start", "target", "network"])
 
 
-def pipe_figure(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset):
+def pipe_figure(comparisons: dict[str, tuple[xr.Dataset, pd.DataFrame]]):
     """Our mean efficiency and fairness of every Table 6-7 cell against the paper's, one marker per PIPE
-    start, with the 90 % interval of single runs; on the diagonal ours equals the paper's."""
+    start (:func:`pipe_comparisons`), with the 90 % interval of single runs; on the diagonal ours equals
+    the paper's."""
     fig, axes = plt.subplots(1, 2, figsize=(9, 4.2))
-    styles = {"5.4.1": ("tab:blue", "o"), "5.4.2": ("tab:orange", "s")}
-    for reading, table in pipe_comparisons(reference, headline, study).items():
-        color, marker = next(v for k, v in styles.items() if k in reading)
+    styles = (("tab:blue", "o"), ("tab:orange", "s"))
+    for (reading, (_, table)), (color, marker) in zip(comparisons.items(), styles):
         for ax, target in zip(axes, SACK_TABLES):
             rows = table[(table.target == target) & (table.status == "compared")]
             for network, fill in (("lan", color), ("wan", "none")):
@@ -75,20 +69,18 @@ def pipe_figure(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset
     return fig
 
 
-def pipe_finding(reference: pd.DataFrame, headline: xr.Dataset, study: xr.Dataset, reno: xr.Dataset) -> str:
-    t = pipe_table(reference, headline, study, reno)
+def pipe_finding(table: pd.DataFrame) -> str:
+    """One line from :func:`pipe_table`: Table 6's mean |difference| and SACK against Reno per PIPE start."""
     parts = []
-    for reading in t.index.get_level_values(0).unique():
-        lan = t.loc[(reading, "goyal1998.table6", "lan")]
-        wan = t.loc[(reading, "goyal1998.table6", "wan")]
+    for reading in table.index.get_level_values(0).unique():
+        lan = table.loc[(reading, "goyal1998.table6", "lan")]
+        wan = table.loc[(reading, "goyal1998.table6", "wan")]
         parts.append(f"{reading}: Table 6 mean |difference| LAN {lan['mean |difference|']:.3f}, WAN "
                      f"{wan['mean |difference|']:.3f}; SACK >= Reno in {lan['cells SACK >= Reno']} LAN cells")
     return "; ".join(parts)
 
 
 # --- SACK in the LAN: the fate of each transmission ---------------------------------------------------
-FATE_LABELS = {"first": "first transmissions", "after_fast_retransmit": "retransmissions in recovery",
-               "after_timeout": "retransmissions after a timeout"}
 SHORT_FATE_LABELS = {"first": "first", "after_fast_retransmit": "in recovery", "after_timeout": "after timeout"}
 
 
@@ -110,28 +102,31 @@ def mechanism_table(ds: xr.Dataset) -> pd.DataFrame:
                         sent = cell[f"{fate}_sent"].sum()
                         short = SHORT_FATE_LABELS[fate]
                         row[f"{short}: sent"] = float(sent) / cell.sizes["seed"]
-                        row[f"{short}: dropped %"] = 100 * float(cell[f"{fate}_dropped"].sum() / sent) if sent else np.nan
-                        row[f"{short}: queue >= R %"] = 100 * _pooled_share(cell, fate)
+                        row[f"{short}: dropped %"] = 100 * _dropped_share(cell, fate)
+                        row[f"{short}: queue >= R %"] = 100 * _queue_share(cell, fate)
                     rows.append(row)
     return pd.DataFrame(rows).set_index(["TCP", "policy", "sources", "buffer"]).round(3)
 
 
-def _pooled_share(cell: xr.Dataset, fate: str) -> float:
+def _dropped_share(cell: xr.Dataset, fate: str) -> float:
+    """The share of ``fate`` transmissions, over all of ``cell``'s runs, that lost a cell at the bottleneck."""
+    sent = float(cell[f"{fate}_sent"].sum())
+    return float(cell[f"{fate}_dropped"].sum()) / sent if sent else np.nan
+
+
+def _queue_share(cell: xr.Dataset, fate: str) -> float:
     """The share of ``fate`` transmissions, over all of ``cell``'s runs, that met a queue of at least R."""
     sent = float(cell[f"{fate}_sent"].sum())
     return float((cell[f"{fate}_at_threshold"].fillna(0) * cell[f"{fate}_sent"]).sum()) / sent if sent else np.nan
 
 
+_SHARES = {"dropped": _dropped_share, "at_threshold": _queue_share}
+
+
 def _pooled(ds: xr.Dataset, reading: str, fate: str, what: str) -> float:
     """Over every cell and seed of one TCP: the share of ``fate`` transmissions dropped (``dropped``) or
-    meeting a queue of at least R (``at_threshold``, weighted by the transmissions)."""
-    cell = ds.sel(reading=reading)
-    sent = float(cell[f"{fate}_sent"].sum())
-    if not sent:
-        return np.nan
-    if what == "dropped":
-        return float(cell[f"{fate}_dropped"].sum()) / sent
-    return _pooled_share(cell, fate)
+    meeting a queue of at least R (``at_threshold``)."""
+    return _SHARES[what](ds.sel(reading=reading), fate)
 
 
 def mechanism_figure(ds: xr.Dataset):

@@ -27,9 +27,10 @@ from ... import model as m
 from ...experiment import Experiment, grid
 from ...simulate import simulate
 from ...topologies import SWITCH
+from ...variations import with_tcp, with_tick_phases
 from .experiments import TOTAL_FIGURES, buffers, parameters, run_length, seeds, summarize_run, with_beta
 from .scenario import (
-    BETA_ONE_CELLS, BOTTLENECK, BUFFERS, DISCIPLINES, NOMINAL_RTT_S, PREVIOUS_READING, TIMER_GRANULARITY_S, beta,
+    BETA_ONE_CELLS, BOTTLENECK, BUFFERS, DISCIPLINES, NOMINAL_RTT_S, PREVIOUS_READING, beta,
     discipline_port, lakshman_run, link_delays, path_round_trip_s,
 )
 
@@ -79,12 +80,6 @@ def _bottleneck(run: m.Run, **changes) -> m.Run:
     return replace(run, network=replace(run.network, ports=ports))
 
 
-def _tcp(run: m.Run, per_connection: Callable[[int, m.TcpConfig], dict]) -> m.Run:
-    """``run`` with each connection's TCP fields replaced by ``per_connection(i, tcp)``."""
-    return replace(run, connections=tuple(replace(c, tcp=replace(c.tcp, **per_connection(i, c.tcp)))
-                                          for i, c in enumerate(run.connections)))
-
-
 def _study_draws(seed: int, n: int, high: float) -> np.ndarray:
     """``n`` uniform draws in [0, ``high``) from the study's own stream of ``seed`` (:data:`STUDY_STREAM`)."""
     return np.random.default_rng([seed, STUDY_STREAM]).uniform(0.0, high, n)
@@ -124,20 +119,20 @@ def spread_starts(run, rtts_s, seed):
 def stated_ack_delay(run, rtts_s, seed):
     """Every receiver delays its ACKs by the figure's RTT itself (lakshman 3: "this delay is set to 60 ms"),
     the links' round trip coming on top: an external RTT of about 75-80 ms at the figures' 60 ms."""
-    return _tcp(run, lambda i, tcp: {"ack_delay_s": float(rtts_s[i])})
+    return with_tcp(run, lambda i, tcp: {"ack_delay_s": float(rtts_s[i])})
 
 
 def equal_external_rtts(run, rtts_s, seed):
     """Each receiver's ACK delay makes its own connection's external RTT exactly the figure's (the figure's
     RTT less its own path's round trip), instead of one delay for all receivers."""
     delays = link_delays(len(rtts_s), seed)
-    return _tcp(run, lambda i, tcp: {"ack_delay_s": float(rtts_s[i] - path_round_trip_s(delays, len(rtts_s), i))})
+    return with_tcp(run, lambda i, tcp: {"ack_delay_s": float(rtts_s[i] - path_round_trip_s(delays, len(rtts_s), i))})
 
 
 def timer(granularity_s: float):
     """The hosts' timer ticking every ``granularity_s`` instead of :data:`.scenario.TIMER_GRANULARITY_S`."""
     def change(run, rtts_s, seed):
-        return _tcp(run, lambda i, tcp: {"granularity_s": granularity_s})
+        return with_tcp(run, lambda i, tcp: {"granularity_s": granularity_s})
     change.__doc__ = f"A {granularity_s * 1e3:g} ms timer tick."
     return change
 
@@ -145,14 +140,13 @@ def timer(granularity_s: float):
 def tick_phases(run, rtts_s, seed):
     """Each host's timer ticking at its own phase, drawn uniformly within one tick (the headline's hosts
     tick together, as one simulator clock would)."""
-    phases = _study_draws(seed, len(run.connections), TIMER_GRANULARITY_S)
-    return _tcp(run, lambda i, tcp: {"tick_phase_s": float(phases[i])})
+    return with_tick_phases(run, seed, STUDY_STREAM)
 
 
 def previous_tcp(run, rtts_s, seed):
     """The project's reading of 4.3-Reno before issue 21's rule (:data:`.scenario.PREVIOUS_READING`): one
     segment per round trip in congestion avoidance, goyal1998's ssthresh and recovery exit."""
-    return _tcp(run, lambda i, tcp: dict(PREVIOUS_READING))
+    return with_tcp(run, lambda i, tcp: dict(PREVIOUS_READING))
 
 
 HEADLINE = "headline"

@@ -15,7 +15,7 @@ import pandas as pd
 import xarray as xr
 
 from ...reference import load_reference
-from ...statistics import interval, overlaps
+from ...statistics import mean_and_interval, overlaps
 from .comparison import PAPER_WORDS, describe_thresholds
 from .figures import STYLE
 from .requirements import ALL_FIGURES, DECENT, required_beta
@@ -202,16 +202,6 @@ def crossover_gaps(ds: xr.Dataset) -> xr.Dataset:
     return xr.Dataset({"small": small, "large": large, "holds": (small > 0) & (large < 0)})
 
 
-def _summary(values) -> tuple[float, float, float]:
-    """(mean, low, high) of per-seed values: the 90 % interval of one run (NaN without a finite value)."""
-    values = np.asarray(values, dtype=float)
-    values = values[np.isfinite(values)]
-    if not values.size:
-        return (float("nan"),) * 3
-    low, high = interval(values)
-    return float(values.mean()), low, high
-
-
 def _requirement_cell(values) -> str:
     s = describe_thresholds(values)
     return requirement_text(s["median"], s["low"], s["high"])
@@ -234,7 +224,7 @@ def study_table(ds: xr.Dataset, level: float = DECENT) -> pd.DataFrame:
                 at = gaps.sel(reading=reading, case=case)
                 for name, label in (("small", f"gap below beta {SMALL_BETA:g}"),
                                     ("large", f"gap from beta {LARGE_BETA:g}")):
-                    row[label] = gap_text(*_summary(at[name].values))
+                    row[label] = gap_text(*mean_and_interval(at[name].values))
                 row["crossover holds (seeds)"] = f"{int(at.holds.sum())} of {at.sizes['seed']}"
                 runs = ds.sel(reading=reading, case=case)
                 row["timeouts per run"] = round(float(runs.timeouts.mean()), 1)
@@ -286,7 +276,7 @@ def study_figure(ds: xr.Dataset, title: str, level: float = DECENT):
     markers = dict(zip(cases, ("o", "s")))
     for case in cases:
         for name, color, shift in (("small", "tab:blue", -0.15), ("large", "tab:orange", 0.15)):
-            stats = np.array([_summary(gaps[name].sel(reading=r, case=case).values) for r in readings])
+            stats = np.array([mean_and_interval(gaps[name].sel(reading=r, case=case).values) for r in readings])
             shift = shift + (0.05 if case == cases[-1] else -0.05)
             ax.errorbar(stats[:, 0], y + shift, xerr=[stats[:, 0] - stats[:, 1], stats[:, 2] - stats[:, 0]],
                         fmt=markers[case], color=color, ms=4, capsize=2,
