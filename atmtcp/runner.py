@@ -37,7 +37,7 @@ import numpy as np
 import xarray as xr
 from tqdm.auto import tqdm
 
-from . import __version__
+from . import __version__, run_cache
 from .experiments import EXPERIMENTS
 from .papers import citation, paper_of
 from .dependencies import experiment_hash
@@ -86,6 +86,8 @@ def _run_point(experiment_id: str, point: dict, quick: bool, cache: Path | None)
     path = cache / f"{point_key(experiment_id, point, quick)}.nc" if cache else None
     if path is not None and path.exists():
         return xr.load_dataset(path)
+    # the runs of the point: shared with the other experiments of the same results folder
+    run_cache.use(run_cache.directory_for(cache.parent.parent) if cache else None)
     ds = EXPERIMENTS[experiment_id].run_point(point, quick)
     if path is None:
         return ds

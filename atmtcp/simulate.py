@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     import xarray as xr
 
 from . import model as m
+from . import run_cache
 from .compiler import NS, Compiled, Growth, compile_run
 from .grow import make_headroom
 from .kernel import layout as L
@@ -133,10 +134,11 @@ def build_kernel(aot: bool = True) -> str:
 
 def simulate(run: m.Run) -> xr.Dataset:
     """Simulate ``run`` and return its counters, metrics and traces as a Dataset. Anything but an
-    :class:`atmtcp.model.Run` is refused with a :class:`~atmtcp.model.ModelError`."""
+    :class:`atmtcp.model.Run` is refused with a :class:`~atmtcp.model.ModelError`. Inside an experiment,
+    a run another experiment already simulated is read from the run cache (:mod:`atmtcp.run_cache`)."""
     if not isinstance(run, m.Run):
         raise m.ModelError("simulate", "run", run, "an atmtcp.model.Run (e.g. from atmtcp.topologies.n_source_run)")
-    return to_dataset(run, run_kernel(run))
+    return run_cache.through(run, lambda: to_dataset(run, run_kernel(run)))
 
 
 def cell_transmissions(compiled: Compiled) -> int:

@@ -1,9 +1,11 @@
 """Issue 8's kernel goal: the CPU time of atmtcp's kernel on goyal1998's 5-source LAN (Reno, EPD, 1000
-cells, 10 s simulated, deterministic cells) against the CPU time of a peer's whole process (YATS), in
-one sitting, alternating.
+cells, 10 s simulated, deterministic cells, or with ``--contention slotted`` the reproduction's own
+setting, issue 25's goal 1) against the CPU time of a peer's whole process (YATS), in one sitting,
+alternating.
 
     .venv/bin/python benchmarks/kernel_vs_peer.py \\
-        --peer "cd benchmarks/yats && /path/to/luayats-bin lan5_reno_epd.lua" [--tree OTHER_CHECKOUT] [--repeat 9]
+        --peer "cd benchmarks/yats && /path/to/luayats-bin lan5_reno_epd.lua" [--tree OTHER_CHECKOUT] \\
+        [--contention deterministic slotted] [--repeat 9]
 
 Each round runs the peer once (user + system CPU of its process, from ``wait4``), then, for this
 checkout and each ``--tree``, a fresh Python process that loads the kernel, builds the run, does a
@@ -26,6 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 PROBE = """
+import sys
 import time
 from atmtcp.bench import scenario_run
 from atmtcp.compiler import compile_run
@@ -34,7 +37,7 @@ from atmtcp.kernel.entry import entry_kind, kernel_entry
 from atmtcp.simulate import warm_kernel
 warm_kernel()
 entry = kernel_entry()
-compiled = compile_run(scenario_run("lan", 5, "epd", "reno"))
+compiled = compile_run(scenario_run("lan", 5, "epd", "reno", contention=sys.argv[1]))
 cpu, wall = time.thread_time(), time.perf_counter()
 status = entry(compiled.kernel_state)
 cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
@@ -52,9 +55,11 @@ def peer_cpu(command: str) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def kernel_cpu(tree: Path) -> tuple[str, int, float, float]:
-    """(kernel form, events, CPU s, wall s) of one kernel run in a fresh process in checkout ``tree``."""
-    out = subprocess.run([sys.executable, "-c", PROBE], cwd=tree, capture_output=True, text=True, check=True)
+def kernel_cpu(tree: Path, contention: str) -> tuple[str, int, float, float]:
+    """(kernel form, events, CPU s, wall s) of one kernel run with cell contention ``contention`` in a
+    fresh process in checkout ``tree``."""
+    out = subprocess.run([sys.executable, "-c", PROBE, contention], cwd=tree, capture_output=True, text=True,
+                         check=True)
     kind, events, cpu, wall = out.stdout.split()[-4:]
     return kind, int(events), float(cpu), float(wall)
 
@@ -63,26 +68,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--peer", required=True, help="shell command of the peer's whole run")
     parser.add_argument("--tree", action="append", default=[], help="another checkout to time as well")
+    parser.add_argument("--contention", nargs="+", default=["deterministic"],
+                        choices=["deterministic", "slotted"], help="cell contention of the kernel runs")
     parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args()
     trees = [HERE, *(Path(t).resolve() for t in args.tree)]
-    peer, kernels, seen = [], {t: [] for t in trees}, {}
+    variants = [(tree, contention) for tree in trees for contention in args.contention]
+    peer, kernels, seen = [], {v: [] for v in variants}, {}
     for _ in range(args.repeat):
         peer.append(peer_cpu(args.peer))
-        for tree in trees:
-            kind, events, cpu, wall = kernel_cpu(tree)
-            kernels[tree].append((cpu, wall))
-            seen[tree] = (kind, events)
+        for tree, contention in variants:
+            kind, events, cpu, wall = kernel_cpu(tree, contention)
+            kernels[tree, contention].append((cpu, wall))
+            seen[tree, contention] = (kind, events)
     base = statistics.median(peer)
     print(f"medians of {args.repeat}, alternating")
     print("| command | kernel | events | CPU s | wall s | CPU / peer's process |")
     print("|---|---|---|---|---|---|")
     print(f"| peer: `{args.peer}` | (whole process) | - | {base:.3f} | - | 1 |")
-    for tree, samples in kernels.items():
+    for (tree, contention), samples in kernels.items():
         cpu = statistics.median(s[0] for s in samples)
         wall = statistics.median(s[1] for s in samples)
-        kind, events = seen[tree]
-        print(f"| atmtcp kernel, {tree} | {kind} | {events} | {cpu:.3f} | {wall:.3f} | {cpu / base:.2f} |")
+        kind, events = seen[tree, contention]
+        print(f"| atmtcp kernel, {contention}, {tree} | {kind} | {events} | {cpu:.3f} | {wall:.3f} "
+              f"| {cpu / base:.2f} |")
 
 
 if __name__ == "__main__":

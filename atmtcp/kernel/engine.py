@@ -66,11 +66,10 @@ def sample(S, i, t):
 
 @jit_inline
 def dispatch(S, kind, ident, t):
-    """Handle one event (a channel's head has already been handled by the caller)."""
+    """Handle one event, already popped (a channel's head and a port's event are handled by the
+    caller, and leave the heap themselves)."""
     g = ivec(S, T_G)
-    if kind == EV_PORT:
-        port_event(S, ident, t)
-    elif kind == EV_RTO:
+    if kind == EV_RTO:
         if timer_expires(S, ident, t, C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO):
             on_timeout(S, ident, t)
     elif kind == EV_DELACK:
@@ -137,6 +136,8 @@ def run_until_end(owned):
                 admit_cell(S, v, hop, k, idx, t)
             else:
                 deliver_packet(S, v, hop, k, t)
+        elif kind == EV_PORT:
+            port_event(S, ident, t)
         else:
             heap_pop(S)
             dispatch(S, kind, ident, t)

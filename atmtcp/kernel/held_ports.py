@@ -37,7 +37,7 @@ A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell ind
 front (Frame-Front, packet index + 1) or on arrival (randomized PPD, packet serial + 1).
 """
 from .cells import drop_cell, forward_cell, port_decision
-from .heap import heap_push, next_seq
+from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_PORT, FRONT_FRAME, K_NCELLS, P_FRONT, G_STATUS,
@@ -79,6 +79,15 @@ def schedule_port_event(S, p, at):
     port = itab(S, T_PORT)
     port[p, P_EVENT_AT] = at
     heap_push(S, at, next_seq(S), EV_PORT, p)
+
+
+@jit_inline
+def reschedule_port_event(S, p, at):
+    """Move the event of port ``p`` that is being handled, still the heap's earliest entry, to ``at``:
+    one sift instead of a pop and a push. The heap then holds the same keys as after the pop and the
+    push, so the events come out in the same order."""
+    itab(S, T_PORT)[p, P_EVENT_AT] = at
+    heap_replace_top(S, at, next_seq(S))
 
 
 @jit_inline
@@ -352,14 +361,18 @@ def end_of_slot(S, p, t):
             pend[base + i - m, f] = pend[base + i, f]
     port[p, P_PEND_LEN] = n - m
     if port[p, P_QUEUE] > 0:
-        schedule_port_event(S, p, t + port[p, P_CELL_NS])
+        reschedule_port_event(S, p, t + port[p, P_CELL_NS])
     elif n > m:
-        schedule_port_event(S, p, pend[base, PE_SLOT_END])
+        reschedule_port_event(S, p, pend[base, PE_SLOT_END])
+    else:
+        heap_pop(S)
 
 
 @jit_inline
 def port_event(S, p, t):
-    """The departure (or slot-end) event of held port ``p``."""
+    """The departure (or slot-end) event of held port ``p``. The event stays the heap's earliest
+    entry while it is handled (every event it schedules comes later), and leaves it at the end:
+    re-keyed to the port's next event (:func:`reschedule_port_event`) or popped."""
     p = nonneg(p)
     port = itab(S, T_PORT)
     port[p, P_EVENT_AT] = -1
@@ -369,4 +382,6 @@ def port_event(S, p, t):
     if slotted:
         end_of_slot(S, p, t)
     elif port[p, P_QUEUE] > 0:
-        schedule_port_event(S, p, t + port[p, P_CELL_NS])
+        reschedule_port_event(S, p, t + port[p, P_CELL_NS])
+    else:
+        heap_pop(S)

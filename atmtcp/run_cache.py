@@ -1,0 +1,94 @@
+"""Runs that several targets read are simulated once (issue 25, goal 2).
+
+Several experiments simulate some of the same runs: ``lakshman.tcp_sensitivity`` holds Figs. 2 and 10's
+headline runs for seeds 1-5, and ``lakshman.buffer_study`` those and the previous TCP reading for seeds
+1-3; ``goyal1998.ubr_sensitivity`` repeats runs of ``goyal1998.start_jitter`` and some of its own. While
+an experiment runs (:func:`atmtcp.runner.run_points`), :func:`atmtcp.simulate.simulate` keeps the Dataset
+of each run in ``<results>/.runs/`` under a key of the run itself (its pickled :class:`atmtcp.model.Run`,
+which fixes every parameter and seed) and of the sources that turn a run into a Dataset (the closure of
+:mod:`atmtcp.simulate`: the model, the compilers, the kernel, the reductions), and a later experiment that
+builds an equal run reads it instead of simulating. Each state of those sources has its own folder,
+``<results>/.runs/<hash>/``; the folders of other sources are removed when an experiment starts (the full
+reproduction keeps about 12,000 runs, some 60 MB). The results are the same either way: a run is
+deterministic, and the stored Dataset is the pickled object itself, every dtype and attribute kept.
+
+Outside an experiment (a user's own ``simulate()``), nothing is stored. A run that cannot be pickled is
+simulated each time. Two processes that simulate the same run at once both write it, atomically.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from .dependencies import closure
+from .kernel.sources import hash_sources
+
+if TYPE_CHECKING:  # not imported at run time: `atmtcp run` does not load xarray
+    import xarray as xr
+
+_directory: Path | None = None
+
+
+def use(directory: Path | str | None) -> None:
+    """Keep the runs of this process in ``directory`` from now on (``None``: keep none). The runs of
+    other sources there (older code) are removed, once per process and folder."""
+    global _directory
+    _directory = Path(directory) / sources_hash() if directory is not None else None
+    if _directory is not None:
+        _remove_stale(_directory)
+
+
+@functools.lru_cache(maxsize=None)
+def _remove_stale(current: Path) -> None:
+    """Remove the sibling folders of ``current``: runs of sources that are no longer these."""
+    import shutil
+
+    if current.parent.is_dir():
+        for folder in current.parent.iterdir():
+            if folder.is_dir() and folder.name != current.name:
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def directory_for(results_dir: Path | str) -> Path:
+    """The run cache of a results folder: ``<results>/.runs/``."""
+    return Path(results_dir) / ".runs"
+
+
+@functools.lru_cache(maxsize=None)
+def sources_hash() -> str:
+    """The hash of the sources a run's Dataset depends on: :mod:`atmtcp.simulate` and all it imports."""
+    return hash_sources(closure(["atmtcp.simulate"]))
+
+
+def run_key(run) -> str | None:
+    """The cache key of ``run`` within its sources' folder (None if it cannot be pickled)."""
+    try:
+        text = pickle.dumps(run, protocol=5)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+    return hashlib.sha256(text).hexdigest()[:32]
+
+
+def through(run, simulate_run: Callable[[], xr.Dataset]) -> xr.Dataset:
+    """``simulate_run()``'s Dataset for ``run``, read from the cache if it is there, else computed and
+    stored (when a cache is in use, :func:`use`)."""
+    key = run_key(run) if _directory is not None else None
+    if key is None:
+        return simulate_run()
+    path = _directory / key[:2] / f"{key}.pkl"
+    if path.exists():
+        with path.open("rb") as f:
+            return pickle.load(f)
+    import tempfile
+
+    ds = simulate_run()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "wb") as f:
+        pickle.dump(ds, f, protocol=5)
+    os.replace(temporary, path)
+    return ds
