@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import xarray as xr  # noqa: E402
 
-from ..figures import QUICK_STAMP, markdown_lines, save_figure, save_table, write_csv  # noqa: E402
+from ..figures import QUICK_STAMP, save_figure, save_table, write_csv  # noqa: E402
 from ..statistics import mean_and_interval  # noqa: E402
 from . import conclusions as cc  # noqa: E402
 from .grid import LABELS, SCENARIOS, TCP_LABELS  # noqa: E402
@@ -185,5 +185,4 @@ def _write(path: Path, lines: list[str]) -> Path:
     return path
 
 
-__all__ = ["heat_map", "means_table", "conclusions_table", "recommendation", "closing_note", "write_all",
-           "markdown_lines"]
+__all__ = ["heat_map", "means_table", "conclusions_table", "recommendation", "closing_note", "write_all"]

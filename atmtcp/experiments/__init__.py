@@ -2,12 +2,19 @@
 ``atmtcp list`` to its :class:`~atmtcp.experiment.Experiment`, collected from the
 paper packages (:mod:`atmtcp.papers`, :data:`PAPER_EXPERIMENTS`, the targets of ``make reproduce``) and
 the studies beyond the papers (:data:`STUDY_EXPERIMENTS`: the atlas, :mod:`atmtcp.atlas`, built by
-``make atlas``)."""
+``make atlas``).
+
+The studies are imported by name, as :mod:`atmtcp.papers` finds the paper packages: the runner imports this
+registry, and a static import here would make every experiment's results depend on the atlas's modules
+(:mod:`atmtcp.dependencies` follows ``import`` statements).
+"""
+import importlib
+
 from ..experiment import Experiment
 from ..papers import EXPERIMENTS as PAPER_EXPERIMENTS
-from ..atlas.experiments import EXPERIMENTS as _ATLAS
 
-STUDY_EXPERIMENTS = {e.id: e for e in _ATLAS}
+STUDIES = ("atmtcp.atlas.experiments",)
+STUDY_EXPERIMENTS = {e.id: e for module in STUDIES for e in importlib.import_module(module).EXPERIMENTS}
 """Targets that belong to no paper: the atlas (``atlas.*``), outside ``make reproduce``."""
 EXPERIMENTS = {**PAPER_EXPERIMENTS, **STUDY_EXPERIMENTS}
 
