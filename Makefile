@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup warm test test-slurm reproduce quick report bench docs test-docs clean clean-cache lock
+.PHONY: setup warm test test-slurm reproduce quick atlas atlas-quick report bench docs test-docs clean clean-cache lock
 
 $(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,16 @@ reproduce: warm
 quick: warm
 	$(SNAKEMAKE) --configfile config/quick.yaml
 	@$(MAKE) --no-print-directory report REPORT_ARGS='--configfile config/quick.yaml' REPORT=report-quick.html
+
+# The atlas (issue 28, docs/atlas.md): every policy x TCP x the papers' scenarios, not part of `reproduce`.
+# `make atlas` writes data/results/atlas.*.nc, figures/atlas/ and notebooks/executed/atlas.ipynb;
+# `make atlas QUICK=1` (or `make atlas-quick`) the same with short runs into the quick folders.
+QUICK ?=
+atlas: warm
+	$(SNAKEMAKE) atlas $(if $(QUICK),--configfile config/quick.yaml)
+
+atlas-quick:
+	@$(MAKE) --no-print-directory atlas QUICK=1
 
 REPORT ?= report.html
 report: setup

@@ -12,9 +12,11 @@
 #   rules/simulate.smk   one job per experiment id of atmtcp.experiments.EXPERIMENTS -> {results_dir}/{id}.nc
 #   rules/notebooks.smk  one papermill job per notebook of the paper packages (atmtcp.papers)
 #                        -> {figures_dir}/{paper}/; then notebooks/fidelity.ipynb -> {figures_dir}/fidelity.md
+#   rules/atlas.smk      the atlas (atlas.* targets, notebooks/atlas.ipynb -> {figures_dir}/atlas/): not in `all`;
+#                        `snakemake atlas` (make atlas) builds it
 from snakemake.utils import min_version, validate
 
-from atmtcp.experiments import EXPERIMENTS
+from atmtcp.experiments import EXPERIMENTS, PAPER_EXPERIMENTS
 
 min_version("8.0")
 
@@ -49,11 +51,12 @@ report: report_front_page()
 include: "rules/common.smk"
 include: "rules/simulate.smk"
 include: "rules/notebooks.smk"
+include: "rules/atlas.smk"
 
 
 rule all:
     default_target: True
     input:
-        [result(target_id) for target_id in EXPERIMENTS],
+        [result(target_id) for target_id in PAPER_EXPERIMENTS],
         [getattr(rules, f"notebook_{name}").output for name in NOTEBOOKS],
         rules.fidelity.output,

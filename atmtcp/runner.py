@@ -39,7 +39,7 @@ from tqdm.auto import tqdm
 
 from . import __version__, run_cache
 from .experiments import EXPERIMENTS
-from .papers import citation, paper_of
+from .papers import PAPERS, citation, paper_of
 from .dependencies import experiment_hash
 from .kernel.sources import hash_sources
 from .simulate import warm_kernel
@@ -246,8 +246,7 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
         "source": f"atmtcp {__version__} ({git_revision()}), numba discrete-event simulation",
         "history": f"{datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')} "
                    f"atmtcp experiment {experiment_id}{' --quick' if quick else ''}",
-        "references": f"{citation(paper_of(experiment_id))} The paper's numbers: data/reference/"
-                      f"{paper_of(experiment_id)}.csv",
+        "references": references(experiment_id),
         "target": experiment_id, "quick": int(quick), "mode": "quick" if quick else "full",
         "atmtcp_version": __version__, "notes": exp.notes,
         **{key: value for key, value in exp.attrs.items()},
@@ -257,9 +256,19 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
     return ds
 
 
+def references(experiment_id: str) -> str:
+    """The ``references`` attribute: the paper and its numbers' file, or what a target of no paper
+    (the atlas) names in its ``attrs``."""
+    if paper_of(experiment_id) not in PAPERS:
+        return EXPERIMENTS[experiment_id].attrs["references"]
+    return f"{citation(paper_of(experiment_id))} The paper's numbers: data/reference/{paper_of(experiment_id)}.csv"
+
+
 COORDINATE_UNITS = {
     "buffer": ("cell", "switch buffer size"), "sources": ("1", "number of TCP sources"),
     "seed": ("1", "seed of the run's random draws (0: all sources start at t = 0)"),
+    "policy": ("1", "drop policy (atlas: atmtcp.atlas.grid.POLICIES)"), "tcp": ("1", "TCP (atlas: atmtcp.atlas.grid.TCPS)"),
+    "scenario": ("1", "a paper's network at its settings (atlas: atmtcp.atlas.grid.SCENARIOS)"),
     "source": ("1", "source (connection) index"), "port": ("1", "output port 'node->neighbor'"),
     "z": ("1", "Selective Drop / FBA parameter Z"), "r_fraction": ("1", "threshold R as a fraction of the buffer"),
     "lost_segments": ("segment", "segments lost from one window"),

@@ -74,6 +74,9 @@ FULL_CPU_S = {
     "lakshman.buffer_study": 577, "goyal1997.satellite_study": 141, "goyal1998.sack_pipe_study": 91,
     "goyal1998.sack_lan_mechanism": 59, "goyal1998.fba_study": 51, "goyal1998.many_sources": 64,
     "goyal1998.sd_z_sweep": 40,
+    # the atlas (make atlas, issue 28): its benchmark files of 2026-11-25, two workers, the machine shared
+    "atlas.satellite": 188, "atlas.goyal_wan": 177, "atlas.goyal_lan": 76, "atlas.cheon_asymmetric": 75,
+    "atlas.lakshman_large": 45,
     "goyal1998.ubr_sensitivity": 364, "lakshman.fig10": 122, "lakshman.fig12": 117, "goyal1998.table1": 108,
     "lakshman.fig11": 105, "goyal1998.table4": 105, "lakshman.fig7": 102, "lakshman.fig6": 96,
     "lakshman.fig3": 96, "lakshman.fig2": 95, "goyal1998.table6": 90, "goyal1997.satellite_efficiency": 88,

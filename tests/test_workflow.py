@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from atmtcp.experiments import EXPERIMENTS
+from atmtcp.experiments import PAPER_EXPERIMENTS, STUDY_EXPERIMENTS
 from atmtcp.papers import notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,15 +46,17 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
     stats = job_stats(output)
     names = notebooks()
     assert set(names) == {"goyal1998", "cheon", "lakshman", "ewa"}  # discovered from the paper packages
-    assert stats.get("experiment") == len(EXPERIMENTS), stats
+    # the papers' targets only: the atlas (STUDY_EXPERIMENTS) is `make atlas`, not `make reproduce`
+    assert stats.get("experiment") == len(PAPER_EXPERIMENTS), stats
+    assert "notebook_atlas" not in stats and "atlas" not in stats, stats
     for name in names:
         assert stats.get(f"notebook_{name}") == 1, stats
     assert stats.get("fidelity") == 1, stats  # the fidelity page, after every paper notebook
     assert stats.get("all") == 1, stats
-    assert stats.get("total") == len(EXPERIMENTS) + len(names) + 2, stats
+    assert stats.get("total") == len(PAPER_EXPERIMENTS) + len(names) + 2, stats
 
     commands = [m.groupdict() for m in EXPERIMENT_COMMAND.finditer(output)]
-    assert sorted(c["id"] for c in commands) == sorted(EXPERIMENTS)
+    assert sorted(c["id"] for c in commands) == sorted(PAPER_EXPERIMENTS)
     for c in commands:
         assert c["output"] == (f"data/results/quick/{c['id']}.nc" if quick else f"data/results/{c['id']}.nc")
         assert bool(c["quick"]) is quick, c
@@ -62,6 +64,20 @@ def test_dry_run_plans_every_experiment_and_the_notebook(quick):
 
     executed = sorted((m["notebook"], m["quick"]) for m in PAPERMILL_COMMAND.finditer(output))
     assert executed == sorted((name, str(quick)) for name in [*names, "fidelity"])
+
+
+@pytest.mark.parametrize("quick", [False, True], ids=["config.yaml", "quick.yaml"])
+def test_the_atlas_target_plans_one_job_per_scenario_then_the_grid_and_its_notebook(quick):
+    """`snakemake atlas` (make atlas): one experiment job per atlas target (a cluster job per scenario), the
+    notebook, and the quick flag reaching both; no paper's target."""
+    output = dry_run("atlas", *(["--configfile", "config/quick.yaml"] if quick else []))
+    stats = job_stats(output)
+    assert stats == {"experiment": len(STUDY_EXPERIMENTS), "notebook_atlas": 1, "atlas": 1,
+                     "total": len(STUDY_EXPERIMENTS) + 2}, stats
+    commands = [m.groupdict() for m in EXPERIMENT_COMMAND.finditer(output)]
+    assert sorted(c["id"] for c in commands) == sorted(STUDY_EXPERIMENTS)
+    assert all(bool(c["quick"]) is quick for c in commands)
+    assert [(m["notebook"], m["quick"]) for m in PAPERMILL_COMMAND.finditer(output)] == [("atlas", str(quick))]
 
 
 def test_an_experiment_job_reads_only_the_sources_its_results_depend_on():

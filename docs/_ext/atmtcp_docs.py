@@ -9,7 +9,10 @@ the tracked ``figures/`` (no simulation runs here):
 - ``fidelity.md``: ``figures/fidelity.md``;
 - ``targets.md``: every target id of the registry with its title and where its output is;
 - ``tcp-settings.md``: the table of the rule "what a paper leaves unsaid";
-- ``quickstart.ipynb``: the class notebook, executed with papermill (short runs), for the tutorial page.
+- ``quickstart.ipynb``: the class notebook, executed with papermill (short runs), for the tutorial page;
+- ``atlas/``: the atlas's heat maps, conclusions table, recommendation and closing note from the tracked
+  ``figures/atlas/`` (``make atlas``), and its parameter rule from :mod:`atmtcp.atlas.grid`, which
+  ``docs/atlas.md`` includes.
 """
 from __future__ import annotations
 
@@ -182,6 +185,35 @@ def quickstart_notebook() -> None:
     stamp.write_text(key)
 
 
+ATLAS_PARTS = ("conclusions", "recommendation", "closing_note")
+ATLAS_MAPS = ("efficiency", "fairness", "loss", "timeouts_per_connection")
+
+
+def atlas_parts() -> None:
+    """``generated/atlas/``: the tracked ``figures/atlas/`` heat maps (copied) and tables, and the rule for
+    the parameters a scenario's paper does not give (docs/atlas.md includes them)."""
+    from atmtcp.atlas import grid, experiments
+
+    folder = FIGURES / "atlas"
+    for name in ATLAS_MAPS:
+        png = folder / f"atlas.{name}.png"
+        copy = GENERATED / "atlas" / png.name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if png.exists() and (not copy.exists() or copy.stat().st_mtime < png.stat().st_mtime):
+            shutil.copy2(png, copy)
+    for name in ATLAS_PARTS:
+        path = folder / f"atlas.{name}.md"
+        _write(GENERATED / "atlas" / f"{name}.md", path.read_text() if path.exists() else
+               "(not yet built: run `make atlas`)\n")
+    scenarios = ["| scenario | paper | layer | connections | what |", "|---|---|---|---|---|"]
+    scenarios += [f"| `{s.key}` | {s.paper} | {s.layer} | {s.connections} | {s.title} |" for s in grid.SCENARIOS.values()]
+    _write(GENERATED / "atlas" / "grid.md", "\n".join(scenarios) + "\n\n" + f"Seeds per cell: {len(experiments.SEEDS)} "
+           f"in full mode. Policies at the cell ports: {', '.join(grid.LABELS[p] for p in grid.CELL_POLICIES)}; at "
+           f"the access point: {', '.join(grid.LABELS[p] for p in grid.PACKET_POLICIES)}. TCPs: "
+           f"{', '.join(grid.TCP_LABELS[t] for t in grid.TCPS)}.\n\n**The rule for missing parameters.** "
+           f"{grid.PARAMETER_RULE}\n")
+
+
 def generate(app=None) -> None:
     """Write every generated page (Sphinx calls this at ``builder-inited``)."""
     papers = _papers()
@@ -191,6 +223,7 @@ def generate(app=None) -> None:
     _write(GENERATED / "targets.md", targets_page())
     _write(GENERATED / "tcp-settings.md", tcp_settings_page())
     _write(GENERATED / "fidelity.md", fidelity_page())
+    atlas_parts()
     quickstart_notebook()
 
 
