@@ -7,10 +7,10 @@ an experiment runs (:func:`atmtcp.runner.run_points`), :func:`atmtcp.simulate.si
 of each run in ``<results>/.runs/`` under a key of the run itself (its pickled :class:`atmtcp.model.Run`,
 which fixes every parameter and seed) and of the sources that turn a run into a Dataset (the closure of
 :mod:`atmtcp.simulate`: the model, the compilers, the kernel, the reductions), and a later experiment that
-builds an equal run reads it instead of simulating. Each state of those sources has its own folder,
-``<results>/.runs/<hash>/``; the folders of other sources are removed when an experiment starts (the full
-reproduction keeps about 12,000 runs, some 60 MB). The results are the same either way: a run is
-deterministic, and the stored Dataset is the pickled object itself, every dtype and attribute kept.
+builds an equal run reads it instead of simulating. Traced runs are not kept. Each state of those sources has its own folder,
+``<results>/.runs/<hash>/``; the folders of other sources are removed when an experiment starts. The results are the same either way: a run is
+deterministic, and the stored Dataset is the pickled object itself (compressed), every dtype and attribute
+kept.
 
 Outside an experiment (a user's own ``simulate()``), nothing is stored. A run that cannot be pickled is
 simulated each time. Two processes that simulate the same run at once both write it, atomically.
@@ -21,6 +21,7 @@ import functools
 import hashlib
 import os
 import pickle
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -31,6 +32,8 @@ if TYPE_CHECKING:  # not imported at run time: `atmtcp run` does not load xarray
     import xarray as xr
 
 _directory: Path | None = None
+MAX_BYTES = 1 << 20
+"""A Dataset larger than this, compressed, is not kept (a long trace of the packet path)."""
 
 
 def use(directory: Path | str | None) -> None:
@@ -73,22 +76,34 @@ def run_key(run) -> str | None:
     return hashlib.sha256(text).hexdigest()[:32]
 
 
+def kept(run) -> bool:
+    """Whether ``run``'s Dataset goes into the cache: not a traced run's (its traces run to tens of MB,
+    and no two targets share one)."""
+    trace = getattr(run, "trace", None)
+    return _directory is not None and not (trace is not None and (trace.connections or trace.ports))
+
+
 def through(run, simulate_run: Callable[[], xr.Dataset]) -> xr.Dataset:
     """``simulate_run()``'s Dataset for ``run``, read from the cache if it is there, else computed and
-    stored (when a cache is in use, :func:`use`)."""
-    key = run_key(run) if _directory is not None else None
+    stored (when a cache is in use, :func:`use`, and the run is one it keeps, :func:`kept`)."""
+    key = run_key(run) if kept(run) else None
     if key is None:
         return simulate_run()
-    path = _directory / key[:2] / f"{key}.pkl"
+    path = _directory / key[:2] / f"{key}.pkl.z"
     if path.exists():
-        with path.open("rb") as f:
-            return pickle.load(f)
+        return pickle.loads(zlib.decompress(path.read_bytes()))
+    ds = simulate_run()
+    data = zlib.compress(pickle.dumps(ds, protocol=5), 1)
+    if len(data) <= MAX_BYTES:
+        _write_atomically(path, data)
+    return ds
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
     import tempfile
 
-    ds = simulate_run()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     with os.fdopen(fd, "wb") as f:
-        pickle.dump(ds, f, protocol=5)
+        f.write(data)
     os.replace(temporary, path)
-    return ds

@@ -29,7 +29,7 @@ def cache(tmp_path):
 
 def test_an_equal_run_is_read_not_simulated(cache, monkeypatch):
     first = simulate(_run())
-    assert len(list(cache.rglob("*.pkl"))) == 1
+    assert len(list(cache.rglob("*.pkl.z"))) == 1
 
     def fail(run):
         raise AssertionError("simulated again")
@@ -50,13 +50,20 @@ def test_the_read_dataset_is_the_simulated_one(cache):
 def test_another_seed_is_another_run(cache):
     simulate(_run(1))
     simulate(_run(2))
-    assert len(list(cache.rglob("*.pkl"))) == 2
+    assert len(list(cache.rglob("*.pkl.z"))) == 2
+
+
+def test_a_traced_run_is_not_kept(cache):
+    traced = _run()
+    traced = type(traced)(**{**traced.__dict__, "trace": m.TraceConfig(connections=(0,))})
+    simulate(traced)
+    assert not list(cache.rglob("*.pkl.z"))
 
 
 def test_nothing_is_kept_outside_an_experiment(tmp_path):
     run_cache.use(None)
     simulate(_run())
-    assert not list(tmp_path.rglob("*.pkl"))
+    assert not list(tmp_path.rglob("*.pkl.z"))
 
 
 def test_runs_of_other_sources_are_removed(tmp_path):
