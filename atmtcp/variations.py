@@ -1,6 +1,6 @@
 """Changes of a built :class:`~atmtcp.model.Run` that a study makes for a paper's other reading: each
-connection's TCP fields, each host's timer phase. The papers' studies (``goyal1998.fba_study``,
-``lakshman.buffer_study``) share them."""
+connection's TCP fields, each host's timer phase, the switches' output port. The papers' studies
+(``goyal1998.fba_study``, ``lakshman.buffer_study``) and the atlas share them."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -25,3 +25,8 @@ def with_tick_phases(run: m.Run, seed: int, stream: int) -> m.Run:
     ticks = [c.tcp.granularity_s for c in run.connections]
     phases = np.random.default_rng([seed, stream]).uniform(0.0, ticks)
     return with_tcp(run, lambda i, tcp: {"tick_phase_s": float(phases[i])})
+
+
+def with_switch_port(run: m.Run, port: m.PortConfig) -> m.Run:
+    """``run`` with every switch output port of its network set to ``port``."""
+    return replace(run, network=replace(run.network, switch_port=port))

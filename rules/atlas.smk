@@ -3,10 +3,11 @@
 # (atlas.<scenario>, through rules/simulate.smk's experiment rule: on SLURM one cluster job per scenario),
 # then atlas.grid stacking them, then notebooks/atlas.ipynb, which writes the heat maps, the conclusions
 # table, the recommendation and the closing note into {figures_dir}/atlas/.
+from atmtcp.atlas.measures import METRICS
 from atmtcp.experiments import STUDY_EXPERIMENTS
 
 ATLAS_TARGETS = [t for t in STUDY_EXPERIMENTS if t.startswith("atlas.")]
-ATLAS_FIGURES = [f"{FIGURES}/atlas/atlas.{name}.png" for name in ("efficiency", "fairness", "loss", "timeouts_per_connection")]
+ATLAS_FIGURES = [f"{FIGURES}/atlas/atlas.{name}.png" for name in METRICS]
 
 
 rule notebook_atlas:

@@ -35,7 +35,7 @@ from .. import model as m
 from ..contention import HEADLINE_CONTENTION, with_contention
 from ..kernel.aal5 import packet_cells
 from ..scenarios import NETWORKS, goyal_run
-from ..variations import with_tcp
+from ..variations import with_switch_port, with_tcp
 from ..papers.cheon import scenario as cheon
 from ..papers.ewa import scenario as ewa2
 from ..papers.ewa import scenario_ewa as ewa4
@@ -105,22 +105,16 @@ def cell_port(policy: str, buffer: int, cells: int) -> m.PortConfig:
     return m.PortConfig(buffer, drop, drop_from_front=front)
 
 
-def with_switch_port(run: m.Run, port: m.PortConfig) -> m.Run:
-    """``run`` with every switch output port of its network set to ``port``."""
-    return replace(run, network=replace(run.network, switch_port=port))
-
-
 # --- the scenarios --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Scenario:
-    """One network of the grid: its paper, the layer its policies act at, the run's length in full and
-    in quick mode (``None``: the paper's own), and how a (policy, seed, quick) becomes a run."""
+    """One network of the grid: its paper, the layer its policies act at, the run's length in quick mode
+    (full mode runs the paper's own), and how a (policy, seed, quick) becomes a run."""
 
     key: str
     title: str
     paper: str
     layer: str
-    duration_s: float | None
     quick_duration_s: float
     build: object
     connections: int
@@ -133,7 +127,8 @@ class Scenario:
         return with_flavour(self.build(policy, seed, self.length(quick)), tcp)
 
     def length(self, quick: bool) -> float | None:
-        return self.quick_duration_s if quick else self.duration_s
+        """The run's length: ``None`` (the paper's own) in full mode."""
+        return self.quick_duration_s if quick else None
 
 
 GOYAL_SOURCES = 5
@@ -216,23 +211,23 @@ def ewa_builder(s: ewa4.EwaScenario):
 
 
 SCENARIOS = {s.key: s for s in (
-    Scenario("goyal_lan", "goyal1998 LAN, 5 sources, 1000 cells", "goyal1998", "cell", None, 1.0, goyal("lan"),
+    Scenario("goyal_lan", "goyal1998 LAN, 5 sources, 1000 cells", "goyal1998", "cell", 1.0, goyal("lan"),
              GOYAL_SOURCES),
-    Scenario("goyal_wan", "goyal1998 WAN, 5 sources, 12000 cells", "goyal1998", "cell", None, 2.0, goyal("wan"),
+    Scenario("goyal_wan", "goyal1998 WAN, 5 sources, 12000 cells", "goyal1998", "cell", 2.0, goyal("wan"),
              GOYAL_SOURCES),
-    Scenario("satellite", "goyal1997 satellite, 5 sources, 200000 cells", "goyal1997", "cell", None, 6.0,
+    Scenario("satellite", "goyal1997 satellite, 5 sources, 200000 cells", "goyal1997", "cell", 6.0,
              goyal("satellite"), GOYAL_SOURCES),
-    Scenario("cheon_symmetric", "cheon symmetric parking lot, 500-byte packets", "cheon", "cell", None, 1.5,
+    Scenario("cheon_symmetric", "cheon symmetric parking lot, 500-byte packets", "cheon", "cell", 1.5,
              cheon_builder("symmetric"), 10),
-    Scenario("cheon_asymmetric", "cheon asymmetric parking lot, 500-byte packets", "cheon", "cell", None, 3.0,
+    Scenario("cheon_asymmetric", "cheon asymmetric parking lot, 500-byte packets", "cheon", "cell", 3.0,
              cheon_builder("asymmetric"), 10),
-    Scenario("lakshman_small", "lakshman, 3 sources 40/60/80 ms, 1152 cells (beta 0.2)", "lakshman", "cell", None,
-             6.0, lakshman_builder(1152), len(LAKSHMAN_RTTS_S)),
-    Scenario("lakshman_large", "lakshman, 3 sources 40/60/80 ms, 5760 cells (beta 1)", "lakshman", "cell", None,
-             6.0, lakshman_builder(5760), len(LAKSHMAN_RTTS_S)),
-    Scenario("ewa_section2", "ewa section 2 (4.1): ten connections, 10 -> 5 -> 2", "ewa", "packet", None, 3.0,
+    Scenario("lakshman_small", "lakshman, 3 sources 40/60/80 ms, 1152 cells (beta 0.2)", "lakshman", "cell", 6.0,
+             lakshman_builder(1152), len(LAKSHMAN_RTTS_S)),
+    Scenario("lakshman_large", "lakshman, 3 sources 40/60/80 ms, 5760 cells (beta 1)", "lakshman", "cell", 6.0,
+             lakshman_builder(5760), len(LAKSHMAN_RTTS_S)),
+    Scenario("ewa_section2", "ewa section 2 (4.1): ten connections, 10 -> 5 -> 2", "ewa", "packet", 3.0,
              ewa_builder(ewa4.SMALL_IP), ewa4.SMALL_IP.n),
-    Scenario("ewa_section43", "ewa section 4.3: unequal IP delays 1-5 ms", "ewa", "packet", None, 3.0,
+    Scenario("ewa_section43", "ewa section 4.3: unequal IP delays 1-5 ms", "ewa", "packet", 3.0,
              ewa_builder(ewa4.UNEQUAL_IP), ewa4.UNEQUAL_IP.n),
 )}
 

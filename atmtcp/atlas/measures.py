@@ -3,8 +3,9 @@ its scenario's paper uses (:data:`METRICS`):
 
 - ``efficiency``: goyal1998 3.2's efficiency (the sum of the goodputs over the maximum TCP goodput,
   :func:`atmtcp.experiment.summarize`); cheon 4.2.3's effective throughput over "the maximum number of
-  packets that can be carried by an OC-3 link" (:func:`atmtcp.papers.cheon.experiments.summarize_run`,
-  :func:`~atmtcp.papers.cheon.scenario.max_effective_throughput`); lakshman 4's normalized good throughput
+  packets that can be carried by an OC-3 link" (the distinct packets after the warm-up, as
+  :func:`atmtcp.papers.cheon.experiments.summarize_run` counts them, over
+  :func:`~atmtcp.papers.cheon.scenario.max_effective_throughput` for the run's length); lakshman 4's normalized good throughput
   (:func:`atmtcp.papers.lakshman.experiments.summarize_run`); ewa 2's effective utilization of L1, the mean of
   its 250 ms intervals (:func:`atmtcp.papers.ewa.experiments_ewa.summarize_ewa`).
 - ``fairness``: Jain's index of the connections' goodputs (goyal1998, cheon, lakshman); for ewa the mean over
@@ -14,6 +15,8 @@ its scenario's paper uses (:data:`METRICS`):
 - ``timeouts_per_connection``: retransmission timeouts over the run, per connection.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import xarray as xr
@@ -50,9 +53,7 @@ def _goyal(ds: xr.Dataset, run: m.Run, scenario: Scenario) -> tuple[float, float
 def _cheon(ds: xr.Dataset, run: m.Run, scenario: Scenario) -> tuple[float, float, float]:
     case = scenario.key.split("_", 1)[1]
     received = ds.segments_received.values
-    # cheon's maximum for the measured interval of this run's length (the function reads the case's own)
-    measured = (run.duration_s - cheon.WARMUP_S) / (cheon.CASES[case]["duration_s"] - cheon.WARMUP_S)
-    efficiency = received.sum() / (cheon.max_effective_throughput(case, CHEON_PAYLOAD) * measured)
+    efficiency = received.sum() / cheon.max_effective_throughput(case, CHEON_PAYLOAD, run.duration_s)
     return float(efficiency), fairness_index(received), _cell_loss(ds, parking_lot_bottleneck(run.network))
 
 
@@ -72,7 +73,6 @@ def _ewa(ds: xr.Dataset, run: m.Run, scenario: Scenario) -> tuple[float, float, 
 
 def _shortened(s, duration_s: float):
     """``s`` with its phases cut at ``duration_s`` (quick runs): the phases that start before it."""
-    from dataclasses import replace
     phases = tuple((name, start, min(end, duration_s)) for name, start, end in s.phases if start < duration_s)
     return replace(s, duration_s=duration_s, phases=phases)
 

@@ -27,7 +27,7 @@ from ...experiment import Experiment, grid, summarize, with_buffer_cells
 from ...scenarios import BUFFER_FACTORS, buffer_cells, goyal_parameters, goyal_run
 from ...simulate import simulate
 from ...topologies import BOTTLENECK
-from ...variations import with_tick_phases
+from ...variations import with_switch_port, with_tick_phases
 from .experiments import QUICK_TABLE_SEEDS, SACK_POLICIES, TABLE_POLICIES, TABLE_SEEDS, table_points
 
 # --- SACK's PIPE start ------------------------------------------------------------------------------
@@ -195,8 +195,7 @@ def fba_study_run(point: dict, quick: bool) -> xr.Dataset:
 def with_active_vcs(run: m.Run, active_vcs: str) -> m.Run:
     """``run`` with its switch ports counting active VCs as ``active_vcs`` says."""
     port = run.network.switch_port
-    policy = replace(port.policy, active_vcs=active_vcs)
-    return replace(run, network=replace(run.network, switch_port=replace(port, policy=policy)))
+    return with_switch_port(run, replace(port, policy=replace(port.policy, active_vcs=active_vcs)))
 
 
 EXPERIMENTS = [
