@@ -49,7 +49,8 @@ def build(force: bool = False) -> Path:
     try:
         compiler = CC(AOT_MODULE, source_module=__name__)
         compiler.output_dir = str(workdir)
-        compiler.target_cpu = binding.get_host_cpu_name()  # as numba's JIT: the cached code is for this CPU
+        # as numba's JIT: the cached code is for this CPU, or for NUMBA_CPU_NAME's
+        compiler.target_cpu = os.environ.get("NUMBA_CPU_NAME") or binding.get_host_cpu_name()
         compiler.export("run", SIGNATURE)(run)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

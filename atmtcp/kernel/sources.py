@@ -6,6 +6,7 @@ makes both stale at once: numba's on-disk cache (:mod:`atmtcp.kernel.jit`) and t
 ahead-of-time extension module (:mod:`atmtcp.kernel.aot`).
 """
 import hashlib
+import os
 import platform
 import sys
 import sysconfig
@@ -22,8 +23,10 @@ def hash_sources(paths) -> str:
 def host_cpu_key() -> str:
     """12 hex digits naming this machine's instruction set: the architecture and the CPU flags
     Linux reports (on other systems, the processor's name). The ahead-of-time module holds
-    code compiled for this host's CPU (as numba's cache does), so another CPU must not load it."""
-    description = platform.machine() + platform.processor()
+    code compiled for this host's CPU (as numba's cache does), so another CPU must not load it.
+    ``NUMBA_CPU_NAME`` (numba's own setting, e.g. ``znver3`` to count instructions with a valgrind
+    that cannot decode AVX-512) names another target, and so another module."""
+    description = platform.machine() + platform.processor() + os.environ.get("NUMBA_CPU_NAME", "")
     try:
         with open("/proc/cpuinfo") as cpuinfo:
             description += next((line for line in cpuinfo if line.startswith("flags")), "")
