@@ -35,7 +35,7 @@ from pathlib import Path
 
 from . import __version__
 from . import model as m
-from .cli import scenario
+from .default_run import scenario
 from .simulate import counters, run_kernel
 
 HISTORY = Path(__file__).resolve().parent.parent / "benchmarks" / "history.jsonl"

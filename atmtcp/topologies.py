@@ -8,8 +8,8 @@ import numpy as np
 from . import model as m
 from .contention import HEADLINE_CONTENTION, cell_contention, with_contention
 
-BOTTLENECK = "SW1->SW2"
-"""The port every data cell of the N-source configuration goes through."""
+N_SOURCE_BOTTLENECK = "SW1->SW2"
+"""The port every data cell of :func:`n_source_network` goes through."""
 
 
 def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
@@ -20,7 +20,7 @@ def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
     Every link has the same rate and delay (goyal1998 3.1: "All link delays are 5 us for
     LANs and 5 ms for WANs ... the RTT due to the propagation delay is 30 us and 30 ms",
     three links each way). Every switch output port gets ``port``; the one that congests
-    is :data:`BOTTLENECK` (SW1's port towards SW2), the only port shared by the N data
+    is :data:`N_SOURCE_BOTTLENECK` (SW1's port towards SW2), the only port shared by the N data
     VCs. Processing delays are zero (goyal1997 slides: "All processing delay, delay
     variation = 0"). ``trunk_delay_s`` gives the SW1-SW2 link its own delay (the satellite
     hop of goyal1997); by default it is ``link_delay_s``. ``access_cdv_s`` puts cell delay

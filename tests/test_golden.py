@@ -22,7 +22,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 GOLDEN = Path(__file__).with_name("golden.json")
 

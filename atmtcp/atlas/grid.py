@@ -4,7 +4,7 @@ one cell of the grid becomes an :class:`atmtcp.model.Run` through the papers' ow
 Scenarios (:data:`SCENARIOS`), each at its paper's settings (buffer, delays, TCP, duration):
 
 - ``goyal_lan``, ``goyal_wan``: goyal1998 3.1's N-source configuration, 5 sources, the smaller table
-  buffer (1000 and 12000 cells), 10 s and 20 s (:func:`atmtcp.scenarios.goyal_run`);
+  buffer (1000 and 12000 cells), 10 s and 20 s (:func:`atmtcp.papers.goyal1998.scenario.goyal_run`);
 - ``satellite``: goyal1997's satellite network, 5 sources, 200000 cells, MSS 9180;
 - ``cheon_symmetric``, ``cheon_asymmetric``: cheon 2's parking lot, 500-byte packets, 2000 cells
   (:func:`atmtcp.papers.cheon.scenario.cheon_run`);
@@ -34,11 +34,11 @@ from dataclasses import dataclass, replace
 from .. import model as m
 from ..contention import HEADLINE_CONTENTION, with_contention
 from ..kernel.aal5 import packet_cells
-from ..scenarios import NETWORKS, goyal_run
 from ..variations import with_switch_port, with_tcp
 from ..papers.cheon import scenario as cheon
 from ..papers.ewa import scenario as ewa2
 from ..papers.ewa import scenario_ewa as ewa4
+from ..papers.goyal1998.scenario import NETWORKS, goyal_run
 from ..papers.lakshman import experiments as lakshman_experiments
 from ..papers.lakshman import scenario as lakshman
 
@@ -133,7 +133,7 @@ class Scenario:
 
 GOYAL_SOURCES = 5
 GOYAL_OWN = {"tail": "ubr", "epd": "epd", "selective_drop": "selective_drop", "fba": "fba"}
-"""goyal1998's policy columns (:func:`atmtcp.scenarios.policy_config`)."""
+"""goyal1998's policy columns (:func:`atmtcp.papers.goyal1998.scenario.policy_config`)."""
 
 
 def goyal(network: str):

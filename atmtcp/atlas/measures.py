@@ -2,8 +2,8 @@
 its scenario's paper uses (:data:`METRICS`):
 
 - ``efficiency``: goyal1998 3.2's efficiency (the sum of the goodputs over the maximum TCP goodput,
-  :func:`atmtcp.experiment.summarize`); cheon 4.2.3's effective throughput over "the maximum number of
-  packets that can be carried by an OC-3 link" (the distinct packets after the warm-up, as
+  :func:`atmtcp.papers.goyal1998.summary.summarize`); cheon 4.2.3's effective throughput over "the maximum
+  number of packets that can be carried by an OC-3 link" (the distinct packets after the warm-up, as
   :func:`atmtcp.papers.cheon.experiments.summarize_run` counts them, over
   :func:`~atmtcp.papers.cheon.scenario.max_effective_throughput` for the run's length); lakshman 4's normalized good throughput
   (:func:`atmtcp.papers.lakshman.experiments.summarize_run`); ewa 2's effective utilization of L1, the mean of
@@ -22,13 +22,14 @@ import numpy as np
 import xarray as xr
 
 from .. import model as m
-from ..experiment import summarize
 from ..metrics import fairness_index
 from ..simulate import simulate
-from ..topologies import BOTTLENECK as GOYAL_BOTTLENECK, parking_lot_bottleneck
+from ..topologies import parking_lot_bottleneck
 from ..papers.cheon import scenario as cheon
 from ..papers.ewa import experiments_ewa
 from ..papers.lakshman import experiments as lakshman_experiments
+from ..papers.goyal1998.scenario import BOTTLENECK as GOYAL_BOTTLENECK
+from ..papers.goyal1998.summary import summarize
 from ..papers.lakshman.scenario import BOTTLENECK as LAKSHMAN_BOTTLENECK
 from .grid import CHEON_PAYLOAD, SCENARIOS, Scenario
 
