@@ -82,10 +82,10 @@ def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
         from .papers.cheon.scenario import cheon_run
         return cheon_run(sources, policy, tcp, seed=0)
     if network == "ewa" and policy == "ewa":
-        from .papers.ewa.scenario_ewa import SCENARIOS, ewa_run
+        from .papers.ewa.section4.scenario import SCENARIOS, ewa_run
         return ewa_run(SCENARIOS[sources], seed=0)
     if network == "ewa":
-        from .papers.ewa.scenario import ten_connection_run
+        from .papers.ewa.section2.scenario import ten_connection_run
         return ten_connection_run(sources, seed=0)
     if network == "lakshman":
         from .papers.lakshman.scenario import NOMINAL_RTT_S, discipline_port, lakshman_run
