@@ -117,25 +117,24 @@ def on_off_over_persistent(throughput: np.ndarray, applications: list[str]) -> f
     return throughput[kinds == "on_off"].mean() / throughput[kinds == "persistent"].mean()
 
 
-def summarize_ewa(ds: xr.Dataset, run, s: EwaScenario) -> xr.Dataset:
-    """One run of a section 4 scenario reduced to what its figures and claims read (module docstring)."""
-    ends, per_source = utilization(ds)
+def _phase_variables(ds: xr.Dataset, s: EwaScenario, step: int, applications: list[str], ends: np.ndarray,
+                     per_source: np.ndarray) -> dict:
+    """L1's utilization per 250 ms, and per phase (whole and steady part): utilization, fairness and shares,
+    AAP-1's buffer and alpha, the recovery and underflow after the phase's start (``ends``, ``per_source``:
+    :func:`atmtcp.papers.ewa.shared.measures.utilization`)."""
     open_sets = [s.open_in(start, end) for _, start, end in s.phases]
     whole = phase_numbers(ends, per_source, s.phases, open_sets)
     steady = phase_numbers(ends, per_source, steady_phases(s), open_sets)
     times = ds.sample_time.values
-    step = int(round(TRACE_STEP_S / run.trace.sample_interval_s))
     queue = ds.queue_packets_sampled.values[:, 0]
     in_steady = _in_phase(times, steady_phases(s))
     alpha = ds.sampled_alpha.values[:, 0]
-    n = len(run.connections)
     windows = np.minimum(ds.sampled_cwnd.values, ds.sampled_snd_wnd.values)[::step]
     transitions = transition_numbers(times, queue, times[::step], windows, s.phases, open_sets)
-    applications = ["on_off" if c.on_off else "persistent" for c in run.connections]
     capacity = max_tcp_throughput_mbps()
     later = ends > 1.0 + 1e-9
     phase_var = lambda values, units, name: ("phase", np.asarray(values), attrs(units, name))  # noqa: E731
-    out = xr.Dataset({
+    return {
         "utilization": ("interval", per_source.sum(1), attrs("1", "effective utilization of L1 per 250 ms")),
         "source_utilization": (("interval", "source"), per_source,
                                attrs("1", "each connection's part of L1's effective utilization per 250 ms")),
@@ -167,6 +166,15 @@ def summarize_ewa(ds: xr.Dataset, run, s: EwaScenario) -> xr.Dataset:
         "utilization_min": ((), per_source[later].sum(1).min(), attrs("1", "L1's lowest 250 ms utilization after 1 s")),
         "on_off_over_persistent": ((), on_off_over_persistent(whole["throughput"].mean(0), applications),
                                    attrs("1", "ON/OFF connections' mean throughput over the persistent ones'")),
+    }
+
+
+def _trace_variables(ds: xr.Dataset, step: int) -> dict:
+    """Each connection's sequence number and windows every :data:`TRACE_STEP_S`; AAP-1's buffer and EWA's
+    state at every sample."""
+    queue = ds.queue_packets_sampled.values[:, 0]
+    alpha = ds.sampled_alpha.values[:, 0]
+    return {
         "seq_packets": (("time", "source"), ds.sampled_snd_max.values[::step] / MSS,
                         attrs("packet", "highest sequence number sent, in segments")),
         "cwnd": (("time", "source"), ds.sampled_cwnd.values[::step],
@@ -184,6 +192,13 @@ def summarize_ewa(ds: xr.Dataset, run, s: EwaScenario) -> xr.Dataset:
                      attrs("packet", "EWA's feedback f(B - Q) at the instant")),
         "available_rate": ("sample_time", ds.sampled_available_rate.values[:, 0],
                            attrs("1", "share of L1's rate left to the TCP VC (the priority VC, ewa 4.5)")),
+    }
+
+
+def _count_variables(ds: xr.Dataset, s: EwaScenario) -> dict:
+    """Per connection and per run: drops, timeouts, retransmissions, goodput; the share of L1 left to TCP and
+    of the ACKs EWA lowered."""
+    return {
         "packets_dropped": ("source", ds.packets_dropped_by_source.values, attrs("packet", "packets dropped at AAP-1")),
         "timeouts": ("source", ds.timeouts.values, attrs("1", "retransmission timeouts")),
         "fast_retransmits": ("source", ds.fast_retransmits.values, attrs("1", "fast retransmits")),
@@ -193,7 +208,19 @@ def summarize_ewa(ds: xr.Dataset, run, s: EwaScenario) -> xr.Dataset:
         "available_share": ((), available_share(ds, s), attrs("1", "mean share of L1's rate left to TCP")),
         "acks_marked_down": ((), float(ds.ewa_acks_marked_down.sum() / max(1, int(ds.ewa_acks.sum()))),
                              attrs("1", "share of the ACKs whose window EWA lowered")),
-    }, coords={
+    }
+
+
+def summarize_ewa(ds: xr.Dataset, run, s: EwaScenario) -> xr.Dataset:
+    """One run of a section 4 scenario reduced to what its figures and claims read (module docstring)."""
+    ends, per_source = utilization(ds)
+    times = ds.sample_time.values
+    step = int(round(TRACE_STEP_S / run.trace.sample_interval_s))
+    n = len(run.connections)
+    applications = ["on_off" if c.on_off else "persistent" for c in run.connections]
+    variables = {**_phase_variables(ds, s, step, applications, ends, per_source), **_trace_variables(ds, step),
+                 **_count_variables(ds, s)}
+    out = xr.Dataset(variables, coords={
         "interval": ("interval", ends, attrs("s", "end of the 250 ms interval")),
         "source": ("source", np.arange(1, n + 1), attrs("1", "connection (1-N)")),
         "phase": [name for name, _, _ in s.phases],
