@@ -3,10 +3,10 @@ as :mod:`atmtcp.model` runs on Fig. 1 (:func:`atmtcp.papers.ewa.shared.scenario.
 3.1's Fig. 13 (:mod:`atmtcp.papers.ewa.section3.scenario`) runs on them too.
 
 Every number is the paper's, with its sentence; where the paper is silent the choice is written
-beside it (and in ``notebooks/ewa.ipynb``). TCP is section 2's (:func:`atmtcp.papers.ewa.shared.scenario.
-tcp_config`: Reno, 1500-byte segments, 20 ms ticks), EWA is section 3's with the paper's parameters
-(:class:`atmtcp.internetwork.Ewa`'s defaults). The utilization's denominator is section 2's: the
-maximum TCP throughput over the VC at L1's full rate (133.4 Mbit/s).
+beside it (and in ``notebooks/ewa.ipynb``). TCP is section 2's
+(:func:`atmtcp.papers.ewa.shared.scenario.tcp_config`: Reno, 1500-byte segments, 20 ms ticks), EWA is
+section 3's with the paper's parameters (:class:`atmtcp.internetwork.Ewa`'s defaults). The utilization's
+denominator is section 2's: the maximum TCP throughput over the VC at L1's full rate (133.4 Mbit/s).
 """
 from __future__ import annotations
 

@@ -23,8 +23,8 @@ notify"), the exponential ON and OFF periods of 4.5 and 4.6, and 4.6's starts ("
 distributed from 0 to 5 milliseconds"). So each of our seeds is one run of the same scenario:
 
 - the connections open at the stated times plus a draw in [0, 10 ms) (about one round trip,
-  :data:`atmtcp.papers.ewa.shared.scenario.START_JITTER_S`); seed 0 opens them exactly at the stated times
-  (section 4.6 draws every seed's starts in [0, 5 ms), as the paper does);
+  :data:`atmtcp.papers.ewa.shared.scenario.START_JITTER_S`); seed 0 opens them exactly at the stated
+  times (section 4.6 draws every seed's starts in [0, 5 ms), as the paper does);
 - RED's draws, the ON/OFF periods and the priority VC's periods come from the run's seed.
 
 The paper's one run is one draw of that distribution. Every compared number is therefore read as
@@ -47,7 +47,7 @@ SEEDS, QUICK_SEEDS = 10, 2
 t = 0 here), the others within 10 ms of them (:data:`atmtcp.papers.ewa.shared.scenario.START_JITTER_S`);
 RED draws from the run's seed. Every target the comparison reads has this many."""
 TRACE_STEP_S = 0.01
-"""Sequence numbers and windows of Figs. 5-12 are kept every 10 ms."""
+"""Sequence numbers and windows are kept every 10 ms (Figs. 5-12, and section 4's runs)."""
 
 
 def seeds(quick: bool) -> list[int]:

@@ -45,7 +45,8 @@ SAMPLE_S = 5e-3
 """AAP-1's buffer and the connections (in section 4 also EWA's alpha, average and feedback) are sampled
 every 5 ms; utilization per 250 ms comes from the payload counted at L1 between samples."""
 RED_WEIGHT = 0.002
-"""Not given by ewa: Floyd and Jacobson's w_q of their simulations (RED paper, section 11)."""
+"""RED's averaging weight at AAP-1 (sections 2.2 and 4.6). Not given by ewa: Floyd and Jacobson's w_q of
+their simulations (RED paper, section 11)."""
 
 
 # --- section 2's ten connections on one VC (Figs. 5-12), repeated by sections 4.1-4.3 ----------------
