@@ -19,6 +19,7 @@ from ..shared.scenario import BUFFER_BYTES, PHASES
 from .claims import paper_utilization
 from .scenario import POLICIES
 
+
 # --- Figs. 2-4: three VCs --------------------------------------------------------------------------------------
 def windows_figure(ds: xr.Dataset, title: str, sources=("1", "3b"), zoom_s: float = 2.0):
     """ewa Fig. 3: the congestion windows of one long (1) and the short (3b) connection, seed 0:

@@ -19,6 +19,7 @@ from ..shared.scenario import (
     START_JITTER_S, ewa_network, tcp_config,
 )
 
+
 # --- Figs. 2-4: three connections on three VCs, per-VC queueing at AAP-1 ------------------------------------
 THREE_VC_SOURCES = (("S1", 3e-3, "D1", 2), ("S2b", 3e-3, "D2b", 3), ("S3b", 0.8e-6, "D3b", 4))
 """ewa 2: "sources 1, 2b, and 3b are activated and their traffic is destined to IP networks 2, 3,

@@ -14,6 +14,7 @@ from ..shared.figures import l1_utilization_figure, over_seeds, phase_lines, seq
 from .claims import SECTION_2
 from .scenario import SCENARIOS, buffer_packets
 
+
 def representative_sources(ds: xr.Dataset) -> list[int]:
     """Section 4.6's Fig. 34: "one representative TCP connection from each of the five source nodes
     carrying ON-OFF traffic, and one TCP connection carrying traffic from a greedy source" (the first of

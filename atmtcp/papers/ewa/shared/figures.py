@@ -11,6 +11,7 @@ import xarray as xr
 
 from .scenario import PHASES
 
+
 def phase_lines(ax, phases=PHASES):
     """A dotted line where each phase after the first begins (section 2's by default)."""
     for _, start, _ in phases[1:]:
