@@ -35,7 +35,7 @@ from pathlib import Path
 
 from . import __version__
 from . import model as m
-from .cli import scenario
+from .default_run import scenario
 from .simulate import counters, run_kernel
 
 HISTORY = Path(__file__).resolve().parent.parent / "benchmarks" / "history.jsonl"
@@ -82,10 +82,10 @@ def scenario_run(network: str, sources, policy: str = "epd", tcp="reno",
         from .papers.cheon.scenario import cheon_run
         return cheon_run(sources, policy, tcp, seed=0)
     if network == "ewa" and policy == "ewa":
-        from .papers.ewa.scenario_ewa import SCENARIOS, ewa_run
+        from .papers.ewa.section4.scenario import SCENARIOS, ewa_run
         return ewa_run(SCENARIOS[sources], seed=0)
     if network == "ewa":
-        from .papers.ewa.scenario import ten_connection_run
+        from .papers.ewa.section2.scenario import ten_connection_run
         return ten_connection_run(sources, seed=0)
     if network == "lakshman":
         from .papers.lakshman.scenario import NOMINAL_RTT_S, discipline_port, lakshman_run

@@ -50,22 +50,6 @@ FIELD_FLAGS = {
 """Model fields -> the ``atmtcp run`` flag that sets them, for error messages."""
 
 
-def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: str,
-             duration: float | None = None, seed: int = 0, jitter: float = 0.0,
-             z: float = 0.8, threshold: int | None = None, contention: str | None = None) -> m.Run:
-    """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
-    from :data:`atmtcp.scenarios.NETWORKS`; ``contention`` names one of
-    :data:`atmtcp.scenarios.CELL_ASSUMPTIONS`)."""
-    from .scenarios import HEADLINE_CONTENTION, NETWORKS, goyal_tcp
-    from .topologies import n_source_run
-    params = NETWORKS[network]
-    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z))
-    config = goyal_tcp(tcp, params.get("mss", 512), params["rcv_wnd"])
-    return n_source_run(sources, params["delay_s"], port, config,
-                        duration if duration is not None else params["duration_s"], seed, jitter,
-                        trunk_delay_s=params.get("trunk_delay_s"), contention=contention or HEADLINE_CONTENTION)
-
-
 Z_POLICIES = ("selective_drop", "fba")
 """The policies whose rule reads Z (goyal1998 4.2: Selective Drop's load ratio > Z, FBA's > Z(K-R)/(X-R))."""
 
@@ -83,6 +67,7 @@ def _inapplicable_run_flag(args) -> str | None:
 
 
 def cmd_run(args) -> int:
+    from .default_run import scenario
     from .kernel.layout import DROP_REASON_NAMES
     from .simulate import counters, run_kernel
     if args.policy is None:  # EPD's default threshold needs a finite buffer
@@ -220,7 +205,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .scenarios import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
+    from .contention import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
     parser = OneLineParser(prog="atmtcp", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 

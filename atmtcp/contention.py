@@ -2,8 +2,9 @@
 and the experiments (issue 6, issue 26).
 
 ``atmtcp run --contention``, :func:`atmtcp.topologies.n_source_run` and the goyal1998/goyal1997
-experiments (:func:`atmtcp.scenarios.goyal_run`) all default to :data:`HEADLINE_CONTENTION`; cheon's
-and lakshman's scenarios make their switch ports slotted too, each citing it. The model itself
+experiments (:func:`atmtcp.papers.goyal1998.scenario.goyal_run`) all default to
+:data:`HEADLINE_CONTENTION`; cheon's and lakshman's scenarios make their switch ports slotted too, each
+citing it. The model itself
 (:class:`atmtcp.model.PortConfig`) stays literal: its contention options are off unless set.
 """
 from __future__ import annotations

@@ -15,13 +15,6 @@ from typing import Callable
 import numpy as np
 import xarray as xr
 
-from . import model as m
-from .simulate import simulate
-from .topologies import BOTTLENECK
-
-POLICY_LABELS = {"ubr": "UBR", "epd": "EPD", "selective_drop": "Selective Drop", "fba": "FBA"}
-"""The papers' column names. ``ubr`` is plain UBR: tail drop (random cell discard)."""
-
 
 @dataclass(frozen=True)
 class Experiment:
@@ -49,39 +42,6 @@ def grid(**axes) -> list[dict]:
     for name, values in axes.items():
         points = [dict(p, **{name: v}) for p in points for v in values]
     return points
-
-
-def with_buffer_cells(ds: xr.Dataset, cells: int) -> xr.Dataset:
-    """``ds`` with the variable ``buffer_cells``: the size behind a ``buffer_factor`` axis."""
-    ds["buffer_cells"] = xr.DataArray(cells, attrs={"units": "cell", "description": "switch buffer size K"})
-    return ds
-
-
-def summarize(ds: xr.Dataset, with_sources: bool = True) -> xr.Dataset:
-    """The numbers a table cell needs from one run."""
-    bottleneck = ds.sel(port=BOTTLENECK)
-    out = xr.Dataset({
-        "efficiency": ds.efficiency,
-        "fairness": ds.fairness,
-        "timeouts": xr.DataArray(int(ds.timeouts.sum()), attrs={"units": "1", "description": "timeouts, all sources"}),
-        "fast_retransmits": xr.DataArray(int(ds.fast_retransmits.sum()), attrs={
-            "units": "1", "description": "fast retransmits, all sources"}),
-        "retransmitted_fraction": xr.DataArray(
-            float(ds.retransmissions.sum() / max(1, int(ds.segments_sent.sum()))),
-            attrs={"units": "1", "description": "retransmitted segments / segments sent"}),
-        "cells_dropped": xr.DataArray(int(bottleneck.cells_dropped.sum()), attrs={
-            "units": "cell", "description": f"cells dropped at the bottleneck port {BOTTLENECK}"}),
-        "max_queue": xr.DataArray(int(bottleneck.max_queue), attrs={
-            "units": "cell", "description": f"largest occupancy of the bottleneck port {BOTTLENECK}"}),
-    })
-    if with_sources:
-        out["goodput_bps"] = ds.goodput_bps
-    return out
-
-
-def run_summary(run: m.Run, with_sources: bool = True) -> xr.Dataset:
-    """Simulate ``run`` and :func:`summarize` it."""
-    return summarize(simulate(run), with_sources)
 
 
 STEP = "previous"

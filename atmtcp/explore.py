@@ -13,9 +13,9 @@ import pandas as pd
 import xarray as xr
 
 from . import model as m
-from .cli import scenario
+from .default_run import scenario
 from .simulate import simulate
-from .topologies import BOTTLENECK
+from .topologies import N_SOURCE_BOTTLENECK
 
 
 def lan_run(buffer: int | None = 1000, policy: str = "epd", tcp: str = "reno", sources: int = 5,
@@ -24,7 +24,8 @@ def lan_run(buffer: int | None = 1000, policy: str = "epd", tcp: str = "reno", s
     """One run of goyal1998's N-source network (``atmtcp run``'s flags as keywords), with the
     bottleneck queue sampled every 1 ms and every source's cwnd traced."""
     run = scenario(network, sources, buffer, policy, tcp, duration, seed, jitter, contention=contention)
-    trace = m.TraceConfig(connections=tuple(range(sources)), ports=(BOTTLENECK,), sample_interval_s=1e-3)
+    trace = m.TraceConfig(connections=tuple(range(sources)), ports=(N_SOURCE_BOTTLENECK,),
+                          sample_interval_s=1e-3)
     return simulate(m.Run(run.network, run.connections, run.duration_s, run.seed, run.aal5, trace))
 
 
@@ -36,8 +37,8 @@ def summary(ds: xr.Dataset) -> dict:
         "goodput_mbps": float(ds.goodput_bps.sum()) / 1e6,
         "timeouts": int(ds.timeouts.sum()),
         "fast_retransmits": int(ds.fast_retransmits.sum()),
-        "cells_dropped": int(ds.cells_dropped.sel(port=BOTTLENECK).sum()),
-        "max_queue_cells": int(ds.max_queue.sel(port=BOTTLENECK)),
+        "cells_dropped": int(ds.cells_dropped.sel(port=N_SOURCE_BOTTLENECK).sum()),
+        "max_queue_cells": int(ds.max_queue.sel(port=N_SOURCE_BOTTLENECK)),
     }
 
 
@@ -56,7 +57,7 @@ def plot_run(ds: xr.Dataset, title: str = ""):
     axes[0].set_xlabel("source")
     axes[0].set_ylabel("goodput (Mbit/s)")
     axes[0].set_title(f"efficiency {float(ds.efficiency):.2f}, fairness {float(ds.fairness):.2f}")
-    queue = ds.queue_cells.sel(traced_port=BOTTLENECK)
+    queue = ds.queue_cells.sel(traced_port=N_SOURCE_BOTTLENECK)
     axes[1].plot(ds.sample_time.values, queue.values, color="0.3", linewidth=0.8)
     axes[1].set_xlabel("time (s)")
     axes[1].set_ylabel("cells queued at SW1->SW2")

@@ -54,10 +54,10 @@ METRICS = {
     "fairness_index": Metric("fairness"),
     "improvement_pct": Metric("group_throughput", "percent", "improvement_pct"),
     "max_effective_throughput": Metric("max_effective_throughput", "quantity", parameter=True),
-    # ewa section 2: one run per figure (atmtcp.papers.ewa.experiments.summarize_ten)
+    # ewa section 2: one run per figure (atmtcp.papers.ewa.section2.experiments.summarize_ten)
     "l1_utilization": Metric("utilization_phase"),
     "vc_max_tcp_throughput_mbps": Metric("max_tcp_throughput_mbps", "quantity", parameter=True),
-    # ewa sections 3-4 (atmtcp.papers.ewa.experiments_ewa.summarize_ewa)
+    # ewa sections 3-4 (atmtcp.papers.ewa.section4.experiments.summarize_ewa)
     "l1_utilization_steady": Metric("utilization_steady"),
     "connection_share_steady": Metric("open_share_steady"),
     "l1_min_utilization": Metric("utilization_min"),

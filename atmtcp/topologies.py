@@ -8,8 +8,8 @@ import numpy as np
 from . import model as m
 from .contention import HEADLINE_CONTENTION, cell_contention, with_contention
 
-BOTTLENECK = "SW1->SW2"
-"""The port every data cell of the N-source configuration goes through."""
+N_SOURCE_BOTTLENECK = "SW1->SW2"
+"""The port every data cell of :func:`n_source_network` goes through."""
 
 
 def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
@@ -20,7 +20,7 @@ def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
     Every link has the same rate and delay (goyal1998 3.1: "All link delays are 5 us for
     LANs and 5 ms for WANs ... the RTT due to the propagation delay is 30 us and 30 ms",
     three links each way). Every switch output port gets ``port``; the one that congests
-    is :data:`BOTTLENECK` (SW1's port towards SW2), the only port shared by the N data
+    is :data:`N_SOURCE_BOTTLENECK` (SW1's port towards SW2), the only port shared by the N data
     VCs. Processing delays are zero (goyal1997 slides: "All processing delay, delay
     variation = 0"). ``trunk_delay_s`` gives the SW1-SW2 link its own delay (the satellite
     hop of goyal1997); by default it is ``link_delay_s``. ``access_cdv_s`` puts cell delay
@@ -101,33 +101,6 @@ def parking_lot(groups: tuple[tuple[int, float], ...], trunk_delays_s: tuple[flo
 def parking_lot_bottleneck(network: m.Network) -> str:
     """The port of the last trunk, towards the switch of the destinations."""
     return f"{network.switches[-2]}->{network.switches[-1]}"
-
-
-def ewa_network(ip_networks: dict[int, tuple[tuple[str, float], ...]], aap1_port, atm_delays_s=(0.0,) * 4,
-                rate_bps: float = m.OC3_BPS):
-    """ewa Fig. 1, "Generic network topology with IP and ATM subnetworks" (the figure is not in the
-    text; this is our reading of it).
-
-    Four IP networks, numbered 1-4; ``ip_networks[n]`` lists the hosts of IP network n as
-    ``(name, one-way delay of its link)``. Every host has its own IP link to its network's router,
-    ``AAP{n}`` ("we will refer to IP-to-ATM Router 1 as AAP-1"); each AAP-n joins the ATM network,
-    one switch ``ATM``, by link Ln with delay ``atm_delays_s[n - 1]``. Every link runs at
-    ``rate_bps`` ("Each of the links in this configuration has a capacity of 155 Mbits/sec"; we
-    take 155.52 Mbit/s, OC-3, for the IP links as for the ATM ones). AAP-1's port onto L1
-    (``AAP1->ATM``) gets ``aap1_port`` (an :class:`atmtcp.internetwork.RouterPort`); every other
-    port has an infinite buffer (the data flow from IP network 1; the other AAPs carry only ACKs
-    into the ATM network, and their IP ports towards the hosts never queue more than the ATM
-    network delivers).
-    """
-    from .internetwork import Internetwork
-    hosts, links = [], []
-    for n in (1, 2, 3, 4):
-        for name, delay_s in ip_networks.get(n, ()):
-            hosts.append(name)
-            links.append(m.Link(name, f"AAP{n}", rate_bps, delay_s))
-    links += [m.Link(f"AAP{n}", "ATM", rate_bps, atm_delays_s[n - 1]) for n in (1, 2, 3, 4)]
-    return Internetwork(hosts=tuple(hosts), routers=("AAP1", "AAP2", "AAP3", "AAP4"), atm_switches=("ATM",),
-                        links=tuple(links), router_ports=(("AAP1->ATM", aap1_port),))
 
 
 DS3_PLCP_CELLS_PER_S = 96_000

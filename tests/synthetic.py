@@ -33,7 +33,7 @@ SACK_BOUND_WINDOW = 128
 
 
 def _summary_vars(eff: np.ndarray, fair: np.ndarray, dims: tuple[str, ...]) -> dict:
-    """efficiency, fairness and the other per-run counters of :func:`atmtcp.experiment.summarize`."""
+    """efficiency, fairness and the other per-run counters of :func:`atmtcp.papers.goyal1998.summary.summarize`."""
     valid = np.isfinite(eff)
     counter = np.where(valid, 3.0, np.nan)
     return {

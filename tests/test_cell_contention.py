@@ -10,12 +10,13 @@ import pytest
 import atmtcp
 from atmtcp import model as m
 from atmtcp.compiler import cell_time_ns, compile_run
-from atmtcp.scenarios import CELL_ASSUMPTIONS, goyal_run
+from atmtcp.contention import CELL_ASSUMPTIONS
+from atmtcp.papers.goyal1998.scenario import goyal_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import alloc_packet, channel_pop, channel_push
 from atmtcp.kernel.held_ports import accept_held, admit_held, enqueue, port_event, unpack_cell
 from atmtcp.kernel.rng import random_below, random_u64, splitmix64_reference
-from atmtcp.topologies import BOTTLENECK, n_source_network
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_network
 
 from test_invariants import check_invariants
 
@@ -334,9 +335,9 @@ def test_one_default_for_the_command_line_the_builders_and_the_experiments():
     and 0.697 (slotted against deterministic cells). Now the CLI, the builder and goyal_run share one
     default (atmtcp.contention.HEADLINE_CONTENTION), so the three build the same run."""
     import atmtcp
-    from atmtcp.cli import scenario
+    from atmtcp.default_run import scenario
     from atmtcp.contention import HEADLINE_CONTENTION
-    from atmtcp.scenarios import NETWORKS, goyal_run, goyal_tcp
+    from atmtcp.papers.goyal1998.scenario import NETWORKS, goyal_run, goyal_tcp
     from atmtcp.topologies import n_source_run
     cli = scenario("lan", 5, 1000, "epd", "reno", duration=1.0, threshold=800)
     tcp = goyal_tcp("reno", 512, NETWORKS["lan"]["rcv_wnd"])

@@ -142,7 +142,8 @@ def test_a_run_that_delivers_nothing_says_so_instead_of_a_fairness(capsys):
 def test_z_is_taken_by_both_policies_whose_rule_reads_it(policy):
     """goyal1998 4.2: Selective Drop drops when the load ratio exceeds Z, FBA when it exceeds
     Z(K-R)/(X-R); `--z` reaches the port of both."""
-    from atmtcp.cli import build_parser, scenario
+    from atmtcp.cli import build_parser
+    from atmtcp.default_run import scenario
     args = build_parser().parse_args(["run", "--policy", policy, "--z", "0.5"])
     from atmtcp.cli import _inapplicable_run_flag
     assert _inapplicable_run_flag(args) is None

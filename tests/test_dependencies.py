@@ -29,8 +29,8 @@ def test_no_experiment_depends_on_what_reads_results(target):
 
 def test_each_paper_depends_on_its_own_scenario_only():
     goyal, cheon, lakshman = (_names(EXPERIMENTS[t]) for t in ("goyal1998.table1", "cheon.table1", "lakshman.fig2"))
-    assert "scenarios.py" in goyal and "papers/goyal1998/experiments.py" in goyal
-    assert "papers/cheon/scenario.py" in cheon and "scenarios.py" not in cheon
+    assert "papers/goyal1998/scenario.py" in goyal and "papers/goyal1998/experiments.py" in goyal
+    assert "papers/cheon/scenario.py" in cheon and "papers/goyal1998/scenario.py" not in cheon
     assert "papers/lakshman/scenario.py" in lakshman and "papers/cheon/scenario.py" not in lakshman
     assert "papers/goyal1998/experiments.py" in _names(EXPERIMENTS["goyal1997.satellite_efficiency"])
 
@@ -38,7 +38,7 @@ def test_each_paper_depends_on_its_own_scenario_only():
 def test_imports_are_read_from_the_source():
     """Relative imports resolve to modules, a submodule imported from its package to itself."""
     found = imported_modules(PACKAGE_DIR / "papers" / "goyal1998" / "experiments.py")
-    assert {"atmtcp.model", "atmtcp.simulate", "atmtcp.scenarios", "atmtcp.experiment"} <= found
+    assert {"atmtcp.model", "atmtcp.simulate", "atmtcp.papers.goyal1998.scenario", "atmtcp.experiment"} <= found
     assert "atmtcp" not in found and "atmtcp.papers.goyal1998.claims" not in found
 
 
@@ -58,7 +58,7 @@ def test_the_cache_key_follows_the_dependencies(tmp_path):
     edit("papers/goyal1998/figures.py")
     edit("papers/goyal1998/claims.py")
     assert (experiment_hash(table1, root), experiment_hash(cheon, root)) == before
-    edit("scenarios.py")
+    edit("papers/goyal1998/scenario.py")
     assert experiment_hash(table1, root) != before[0] and experiment_hash(cheon, root) == before[1]
     edit("kernel/tcp.py")
     assert experiment_hash(cheon, root) != before[1]

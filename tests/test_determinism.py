@@ -3,7 +3,7 @@ import numpy as np
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.topologies import BOTTLENECK, n_source_run, start_times
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run, start_times
 
 
 def jittered_run(seed):
@@ -80,7 +80,7 @@ def test_growing_one_resource_at_a_time_gives_the_same_result(monkeypatch):
     import importlib
 
     from atmtcp.compiler import Growth
-    from atmtcp.scenarios import goyal_run
+    from atmtcp.papers.goyal1998.scenario import goyal_run
     from atmtcp.simulate import counters, run_kernel
     simulate_module = importlib.import_module("atmtcp.simulate")  # atmtcp.simulate is the function
 

@@ -6,7 +6,7 @@ import pytest
 import atmtcp
 from atmtcp import model as m
 from atmtcp.kernel.aal5 import packet_cells
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 from test_invariants import check_invariants
 

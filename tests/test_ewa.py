@@ -13,10 +13,11 @@ from atmtcp.compiler import compile_run
 from atmtcp.experiments import EXPERIMENTS
 from atmtcp.fidelity import findings_table
 from atmtcp.papers import ewa as ewa_paper
-from atmtcp.papers.ewa import experiments as ewa
 from atmtcp.internetwork import Ewa
-from atmtcp.papers.ewa import experiments_ewa, scenario, scenario_ewa
-from atmtcp.papers.ewa import figures as ewa_figures
+from atmtcp.papers.ewa.section2 import experiments as ewa, figures as ewa_figures, scenario as section2
+from atmtcp.papers.ewa.section3 import scenario as section3
+from atmtcp.papers.ewa.section4 import experiments as section4_experiments, scenario as section4
+from atmtcp.papers.ewa.shared import measures, scenario
 from atmtcp.reference import COMPARED, METRICS, PARAMETER_PREFIX, comparison, load_reference
 
 
@@ -27,18 +28,18 @@ def test_every_target_is_an_experiment():
 
 def paper_settings() -> dict[str, float]:
     """Our value of every ``parameter_*`` row of data/reference/ewa.csv, from the scenario module."""
-    run = scenario.ten_connection_run("ewa.fig5", 0)
-    red = scenario.aap1_port("ewa.fig9")
-    delays = {l.a: l.delay_s for l in scenario.three_vc_run(0).network.links}
+    run = section2.ten_connection_run("ewa.fig5", 0)
+    red = section2.aap1_port("ewa.fig9")
+    delays = {l.a: l.delay_s for l in section2.three_vc_run(0).network.links}
     return {
         "link_rate_mbps": round(run.network.links[0].rate_bps / 1e6),
         "mss_bytes": scenario.MSS,
         "delay_1_ms": 1e3 * delays["S1"], "delay_2b_ms": 1e3 * delays["S2b"], "delay_3b_us": 1e6 * delays["S3b"],
-        "per_vc_buffer_kb": scenario.PER_VC_BUFFER_BYTES / 1024,
+        "per_vc_buffer_kb": section2.PER_VC_BUFFER_BYTES / 1024,
         "receiver_window_kb": run.connections[0].tcp.rcv_wnd / 1024,
         "l1_delay_ms": 1e3 * next(l.delay_s for l in run.network.links if (l.a, l.b) == ("AAP1", "ATM")),
         "ip_delay_ms": 1e3 * next(l.delay_s for l in run.network.links if l.a == "S1"),
-        "buffer_kb": scenario.aap1_port("ewa.fig5").buffer_bytes / 1024,
+        "buffer_kb": section2.aap1_port("ewa.fig5").buffer_bytes / 1024,
         "initial_ssthresh_kb": run.connections[0].tcp.initial_ssthresh / 1024,
         "granularity_ms": 1e3 * run.connections[0].tcp.granularity_s,
         "interval_ms": 1e3 * scenario.INTERVAL_S,
@@ -50,14 +51,14 @@ def paper_settings() -> dict[str, float]:
 
 
 def ewa_settings(target: str) -> dict[str, float]:
-    """Our value of every ``parameter_*`` row of sections 3-4, from atmtcp.papers.ewa.scenario_ewa."""
+    """Our value of every ``parameter_*`` row of sections 3-4, from atmtcp.papers.ewa.section4.scenario."""
     if target == "ewa.fig13":
-        run = scenario_ewa.overcorrection_run("log", 40, 0)
+        run = section3.overcorrection_run("log", 40, 0)
         return {"fig13_alpha": run.network.router_port("AAP1->ATM").ewa.alpha}
-    key = next(k for k, figures in experiments_ewa.FIGURES.items() if target in figures) \
+    key = next(k for k, figures in section4_experiments.FIGURES.items() if target in figures) \
         if target != "ewa.fig38" else "on_off"
-    s = scenario_ewa.SCENARIOS[key]
-    run = scenario_ewa.ewa_run(s, 0, "red" if target == "ewa.fig38" else "ewa")
+    s = section4.SCENARIOS[key]
+    run = section4.ewa_run(s, 0, "red" if target == "ewa.fig38" else "ewa")
     port = run.network.router_port("AAP1->ATM")
     ewa = port.ewa or Ewa()
     rtts = [2e3 * (d + s.atm_delay_s) for d in s.ip_delays_s]
@@ -68,8 +69,8 @@ def ewa_settings(target: str) -> dict[str, float]:
         "ip_delay_ms": 1e3 * s.ip_delays_s[0], "atm_delay_ms": 1e3 * s.atm_delay_s, "rtt_ms": rtts[0],
         "feedback_delay_ms": 2e3 * s.ip_delays_s[0], "buffer_kb": port.buffer_bytes / 1024,
         "receiver_window_kb": s.rcv_wnd / 1024, "initial_ssthresh_kb": s.initial_ssthresh / 1024,
-        "rtt_range_ms_low": 2e3 * (scenario_ewa.SMALL_IP.ip_delays_s[0] + scenario_ewa.SMALL_IP.atm_delay_s),
-        "rtt_range_ms_high": 2e3 * (scenario_ewa.LONG_IP.ip_delays_s[0] + scenario_ewa.LONG_IP.atm_delay_s),
+        "rtt_range_ms_low": 2e3 * (section4.SMALL_IP.ip_delays_s[0] + section4.SMALL_IP.atm_delay_s),
+        "rtt_range_ms_high": 2e3 * (section4.LONG_IP.ip_delays_s[0] + section4.LONG_IP.atm_delay_s),
         "ip_delay_min_ms": 1e3 * min(s.ip_delays_s), "ip_delay_max_ms": 1e3 * max(s.ip_delays_s),
         "rtt_min_ms": min(rtts), "rtt_max_ms": max(rtts), "bdp_longest_kb": s.rcv_wnd / 1024,
         "first_connections": sum(c.start_s == 0 for c in run.connections),
@@ -94,8 +95,8 @@ def ewa_settings(target: str) -> dict[str, float]:
 
 
 def test_every_setting_of_the_paper_is_the_scenarios():
-    """Each ``parameter_*`` number of data/reference/ewa.csv is what atmtcp.papers.ewa.scenario (section 2)
-    or scenario_ewa (sections 3-4) runs."""
+    """Each ``parameter_*`` number of data/reference/ewa.csv is what atmtcp.papers.ewa.section2.scenario (with
+    atmtcp.papers.ewa.shared.scenario) or section4.scenario (sections 3-4) runs."""
     ref = load_reference("ewa")
     ours = paper_settings()
     for row in ref[ref.metric.str.startswith(PARAMETER_PREFIX)].itertuples():
@@ -103,24 +104,24 @@ def test_every_setting_of_the_paper_is_the_scenarios():
         if int(row.target.split("fig")[1]) >= 13:
             assert ewa_settings(row.target)[name] == pytest.approx(row.value, rel=0.01), (row.target, name)
         elif name == "red_max_p":
-            assert scenario.aap1_port(row.target).policy.max_p == row.value
+            assert section2.aap1_port(row.target).policy.max_p == row.value
         else:
             assert ours[name] == pytest.approx(row.value, rel=0.01), name
 
 
 def test_closes_and_phases():
     """ewa 2: connections 6-10 close at 10 s, 3-5 at 15 s, 1-2 stay to the end (20 s)."""
-    run = scenario.ten_connection_run("ewa.fig5", 0)
+    run = section2.ten_connection_run("ewa.fig5", 0)
     assert [c.stop_s for c in run.connections] == [None] * 2 + [15.0] * 3 + [10.0] * 5
     assert all(c.start_s == 0.0 for c in run.connections)
-    jittered = scenario.ten_connection_run("ewa.fig5", 3)
+    jittered = section2.ten_connection_run("ewa.fig5", 3)
     assert len({c.start_s for c in jittered.connections}) == 10
     assert max(c.start_s for c in jittered.connections) < scenario.START_JITTER_S
 
 
 def test_fig1_reading_gives_the_papers_round_trip():
     """ewa 4.1: "giving rise to 11 milliseconds of round-trip delay"; the AAP-1 - source loop 1 ms."""
-    net = scenario.ten_connection_run("ewa.fig5", 0).network
+    net = section2.ten_connection_run("ewa.fig5", 0).network
     delay = {frozenset((l.a, l.b)): l.delay_s for l in net.links}
     one_way = delay[frozenset(("S1", "AAP1"))] + delay[frozenset(("AAP1", "ATM"))] + \
         delay[frozenset(("ATM", "AAP2"))] + delay[frozenset(("AAP2", "D1"))]
@@ -130,13 +131,13 @@ def test_fig1_reading_gives_the_papers_round_trip():
 
 def test_three_vcs_leave_aap1_on_separate_queues():
     """ewa 2: connections to different IP networks use separate VCs, each with its own 64 KB queue."""
-    compiled = compile_run(scenario.three_vc_run(0))
+    compiled = compile_run(section2.three_vc_run(0))
     assert compiled.router_queues == ["AAP1->ATM:AAP2", "AAP1->ATM:AAP3", "AAP1->ATM:AAP4"]
     assert compiled.bottleneck == "AAP1->ATM"
 
 
 def test_ten_connections_share_one_vc():
-    compiled = compile_run(scenario.ten_connection_run("ewa.fig5", 0))
+    compiled = compile_run(section2.ten_connection_run("ewa.fig5", 0))
     assert compiled.router_queues == ["AAP1->ATM"]
 
 
@@ -157,7 +158,7 @@ def synthetic(rate_fraction, n=2, sample_s=0.005, duration=20.0):
 
 def test_utilization_is_payload_over_the_maximum_per_interval():
     """ewa 2 and 4.1: utilization per 250 ms, normalized to the maximum TCP throughput."""
-    ends, per_source = ewa.utilization(synthetic([0.3] * 10))
+    ends, per_source = measures.utilization(synthetic([0.3] * 10))
     assert ends[0] == pytest.approx(0.25) and len(ends) == 80
     np.testing.assert_allclose(per_source.sum(1), 3.0, rtol=1e-6)
     np.testing.assert_allclose(per_source, 0.3, rtol=1e-6)
@@ -166,7 +167,7 @@ def test_utilization_is_payload_over_the_maximum_per_interval():
 def test_phase_numbers():
     """Per phase: the mean utilization, Jain's index of the open connections, the share ratio."""
     shares = [0.2, 0.1] + [0.1] * 8
-    phases = ewa.phase_numbers(*ewa.utilization(synthetic(shares)))
+    phases = measures.phase_numbers(*measures.utilization(synthetic(shares)))
     np.testing.assert_allclose(phases["utilization"], 1.1, rtol=1e-6)
     np.testing.assert_allclose(phases["ratio"], 2.0, rtol=1e-6)
     assert phases["fairness"][2] == pytest.approx(0.9, rel=1e-6)   # (0.3)^2 / (2 x 0.05)
@@ -176,7 +177,7 @@ def test_phase_numbers():
 def test_ten_connection_run_short():
     """A shortened Drop-Tail run: every 250 ms utilization in [0, 1] (up to one packet and the cell
     time's rounding), the closed connections silent after their close plus a round trip."""
-    run = scenario.ten_connection_run("ewa.fig5", 0, duration_s=20.0)
+    run = section2.ten_connection_run("ewa.fig5", 0, duration_s=20.0)
     run = atmtcp.model.Run(run.network, run.connections, 11.0, run.seed, run.aal5, run.trace)
     ds = ewa.summarize_ten(atmtcp.simulate(run), run)
     one_packet = 1 / (0.25 * scenario.max_tcp_throughput_mbps() * 1e6 / 8 / 1500)
@@ -193,13 +194,13 @@ def test_recovery_and_underflow_after_a_transition():
     ends = np.arange(1, 81) * 0.25
     total = np.ones(80)
     total[(ends > 15) & (ends <= 15.5)] = 0.6
-    np.testing.assert_allclose(experiments_ewa.recovery_s(ends, total, scenario.PHASES), [0.0, 0.0, 0.5])
+    np.testing.assert_allclose(section4_experiments.recovery_s(ends, total, scenario.PHASES), [0.0, 0.0, 0.5])
     times = np.arange(0, 20.0001, 0.005)
     queue = np.full(times.size, 30)
     queue[(times > 15.0) & (times <= 15.1 + 1e-9)] = 0
     wtimes = times[::2]
     windows = np.where(wtimes[:, None] < 15.0, 40 * 1024, 85 * 1024) * np.ones((1, 2))
-    out = experiments_ewa.transition_numbers(times, queue, wtimes, windows, scenario.PHASES[2:], [[0, 1]])
+    out = section4_experiments.transition_numbers(times, queue, wtimes, windows, scenario.PHASES[2:], [[0, 1]])
     assert out["underflow_ms"][0] == pytest.approx(100)
     assert (out["before_kb"][0], out["after_kb"][0]) == (40, 85)
 
@@ -222,9 +223,9 @@ def test_every_compared_target_runs_ten_seeds():
     compared = {row.target for row in ref.itertuples() if row.metric in METRICS and not METRICS[row.metric].parameter}
     assert {"ewa.fig6", "ewa.fig8", "ewa.fig15", "ewa.fig21", "ewa.fig34"} <= compared
     for target in compared - {"ewa.ssthresh_study"}:   # its row has no ssthresh coordinate: "no such cell"
-        assert _seeds_of(target, quick=False) >= ewa.SEEDS == 10, target
+        assert _seeds_of(target, quick=False) >= measures.SEEDS == 10, target
         assert _seeds_of(target, quick=True) >= 2, target
-    assert _seeds_of("ewa.ssthresh_study", quick=False) == ewa.SEEDS
+    assert _seeds_of("ewa.ssthresh_study", quick=False) == measures.SEEDS
 
 
 def test_every_section_2_to_4_claim_reads_the_distribution_over_seeds():
@@ -295,7 +296,7 @@ def test_every_run_claims_need_every_seed():
 
 def _phase_data(level: float) -> dict[str, xr.Dataset]:
     """Figs. 5, 7, 9 and 11 (and their utilization figures) with L1's utilization ``level`` in every run."""
-    data = {target: _section_2_dataset(np.full((3, 3), level)) for target in scenario.POLICIES}
+    data = {target: _section_2_dataset(np.full((3, 3), level)) for target in section2.POLICIES}
     data.update({util: data[target] for util, target in ewa.UTILIZATION_FIGURES.items()})
     return data
 

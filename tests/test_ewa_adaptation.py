@@ -15,8 +15,8 @@ from atmtcp.internetwork import Ewa, PriorityVc, RouterPort
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import alloc_packet
 from atmtcp.kernel.ewa import adapted_alpha, feedback_packets, rewrite_ack, rewritten_window
-from atmtcp.papers.ewa import equilibrium
-from atmtcp.topologies import ewa_network
+from atmtcp.papers.ewa.section3 import equilibrium
+from atmtcp.papers.ewa.shared.scenario import ewa_network
 
 from naive import NaiveEwa
 

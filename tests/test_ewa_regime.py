@@ -1,9 +1,10 @@
-"""ewa section 2's loss regime (atmtcp.papers.ewa.regime) on hand-made samples, and on a run."""
+"""ewa section 2's loss regime (atmtcp.papers.ewa.section2.regime) on hand-made samples, and on a run."""
 import numpy as np
 
-from atmtcp.papers.ewa import scenario
-from atmtcp.papers.ewa.experiments import summarize_ten
-from atmtcp.papers.ewa.regime import drops_per_episode, overflow_episodes, regime
+from atmtcp.papers.ewa.section2 import scenario
+from atmtcp.papers.ewa.section2.experiments import summarize_ten
+from atmtcp.papers.ewa.section2.regime import drops_per_episode, overflow_episodes, regime
+from atmtcp.papers.ewa.shared.scenario import PREVIOUS_READING
 from atmtcp.simulate import simulate
 
 
@@ -33,7 +34,7 @@ def test_the_previous_reading_loses_one_packet_per_overflow_the_headline_several
     """ewa 2 needs several losses per connection per overflow; one segment per round trip and every
     segment acknowledged give one (fast retransmit repairs it), 4.4BSD-Lite's Reno several."""
     drops = {}
-    for name, reading in (("headline", {}), ("previous", scenario.PREVIOUS_READING)):
+    for name, reading in (("headline", {}), ("previous", PREVIOUS_READING)):
         run = scenario.ten_connection_run("ewa.fig5", 0, duration_s=6.0, **reading)
         drops[name] = float(summarize_ten(simulate(run), run).drops_per_hit)
     assert drops["previous"] < 1.2

@@ -10,7 +10,7 @@ import xarray as xr
 from atmtcp import model as m
 from atmtcp.experiments import EXPERIMENTS
 from atmtcp.experiment import grid
-from atmtcp.scenarios import JITTER_S, NETWORKS, goyal_run, policy_config
+from atmtcp.papers.goyal1998.scenario import JITTER_S, NETWORKS, goyal_run, policy_config
 from atmtcp.papers.goyal1998.experiments import SACK_BOUND_WINDOW, sack_bound, sack_bound_points, sack_bound_rtts
 from atmtcp.runner import assemble, build_dataset, load_results, result_path, run_experiment, write_atomically
 

@@ -22,7 +22,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 GOLDEN = Path(__file__).with_name("golden.json")
 
@@ -43,7 +43,7 @@ def _lakshman(discipline: str, sources: int, buffer_cells: int, seed: int):
 
 
 def _ewa(target: str, seed: int):
-    from atmtcp.papers.ewa.scenario import ten_connection_run
+    from atmtcp.papers.ewa.section2.scenario import ten_connection_run
     return ten_connection_run(target, seed)
 
 

@@ -11,8 +11,7 @@ from atmtcp.compiler import compile_run
 from atmtcp.kernel import layout as L
 from atmtcp.papers.goyal1998 import studies
 from atmtcp.papers.goyal1998.experiments import pipe_stall_from
-from atmtcp.scenarios import goyal_run
-from atmtcp.topologies import BOTTLENECK
+from atmtcp.papers.goyal1998.scenario import BOTTLENECK, goyal_run
 
 MSS = 512
 

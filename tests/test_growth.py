@@ -9,7 +9,7 @@ import pytest
 from atmtcp import model as m
 from atmtcp.compiler import Growth, compile_run
 from atmtcp.kernel import layout as L
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 simulate_module = importlib.import_module("atmtcp.simulate")  # atmtcp.simulate is the function
 

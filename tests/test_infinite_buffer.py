@@ -4,7 +4,7 @@ import pytest
 import atmtcp
 from atmtcp import model as m
 from atmtcp.kernel.aal5 import packet_cells as cells_for
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 MSS = 512
 RCV_WND = 65535

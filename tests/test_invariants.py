@@ -8,7 +8,7 @@ import atmtcp
 from atmtcp import model as m
 from atmtcp.compiler import NS, cell_time_ns
 from atmtcp.kernel.aal5 import CELL_BYTES
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 import naive
 

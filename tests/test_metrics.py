@@ -13,7 +13,7 @@ from atmtcp import model as m
 from atmtcp.cli import main
 from atmtcp.compiler import compile_run
 from atmtcp.metrics import capacity_bps, efficiency, framing, max_tcp_throughput_bps
-from atmtcp.topologies import BOTTLENECK, n_source_network
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_network
 
 
 def test_efficiency_is_goyal_for_equal_framing():

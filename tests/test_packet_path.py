@@ -19,7 +19,7 @@ from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import alloc_packet
 from atmtcp.kernel.packets import admit_packet, router_event
 from atmtcp.kernel.router_policies import red_average, red_decision, red_drop_probability
-from atmtcp.topologies import ewa_network
+from atmtcp.papers.ewa.shared.scenario import ewa_network
 
 from naive import NaiveRed, NaiveRouterQueue, cells_for
 

@@ -15,7 +15,7 @@ from atmtcp import model as m
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.aal5 import packet_cells as cells_for
 from atmtcp.kernel.policies import cell_decision, packet_admission
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 from naive import NaiveBuffer, arrivals_from_ops, fba_drops, run_naive, selective_drop_drops
 

@@ -13,7 +13,7 @@ from atmtcp import model as m
 from atmtcp.compiler import NS, cell_time_ns
 from atmtcp.papers.cheon import scenario
 from atmtcp.papers.lakshman import scenario as lakshman
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 CHEON_PORTS = ("S1->SW1", "S6->SW2", "SW1->SW2", "SW2->SW3")
 """Two host NICs (one on each access group of cheon's parking lot) and the two trunks (slotted ports)."""

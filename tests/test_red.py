@@ -11,7 +11,7 @@ from atmtcp.compiler import compile_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.policies import red_decision, red_probability
 from atmtcp.kernel.rng import random_unit
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 from test_invariants import check_invariants
 

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from atmtcp import sensitivity
-from atmtcp.scenarios import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
+from atmtcp.contention import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
+from atmtcp.papers.goyal1998 import sensitivity
 from atmtcp.papers.goyal1998.experiments import QUICK_ASSUMPTIONS, sensitivity_points
 from atmtcp.reference import load_reference
 

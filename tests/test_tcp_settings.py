@@ -16,9 +16,9 @@ from atmtcp import model as m
 from atmtcp import tcp_settings as ts
 from atmtcp.papers import tcp_settings as tcp_settings_records
 from atmtcp.papers.cheon import scenario as cheon
-from atmtcp.papers.ewa import scenario as ewa
+from atmtcp.papers.ewa.shared import scenario as ewa
 from atmtcp.papers.lakshman import scenario as lakshman
-from atmtcp.scenarios import goyal_tcp
+from atmtcp.papers.goyal1998.scenario import goyal_tcp
 from test_tcp import LOSS_AT, MSS, Trace, wan_run
 
 @pytest.mark.parametrize("paper", list(tcp_settings_records()))

@@ -4,7 +4,7 @@ one cell of the grid becomes an :class:`atmtcp.model.Run` through the papers' ow
 Scenarios (:data:`SCENARIOS`), each at its paper's settings (buffer, delays, TCP, duration):
 
 - ``goyal_lan``, ``goyal_wan``: goyal1998 3.1's N-source configuration, 5 sources, the smaller table
-  buffer (1000 and 12000 cells), 10 s and 20 s (:func:`atmtcp.scenarios.goyal_run`);
+  buffer (1000 and 12000 cells), 10 s and 20 s (:func:`atmtcp.papers.goyal1998.scenario.goyal_run`);
 - ``satellite``: goyal1997's satellite network, 5 sources, 200000 cells, MSS 9180;
 - ``cheon_symmetric``, ``cheon_asymmetric``: cheon 2's parking lot, 500-byte packets, 2000 cells
   (:func:`atmtcp.papers.cheon.scenario.cheon_run`);
@@ -13,7 +13,7 @@ Scenarios (:data:`SCENARIOS`), each at its paper's settings (buffer, delays, TCP
   (beta 0.2 and 1; the paper's quick-mode pair) (:func:`atmtcp.papers.lakshman.scenario.lakshman_run`);
 - ``ewa_section2``, ``ewa_section43``: ewa's ten connections onto one VC at AAP-1 (section 2, which
   section 4.1 repeats with EWA) and section 4.3's unequal IP delays
-  (:func:`atmtcp.papers.ewa.scenario_ewa.ewa_run`).
+  (:func:`atmtcp.papers.ewa.section4.scenario.ewa_run`).
 
 Policies apply at a scenario's layer (:func:`applies`): the cell scenarios take the cell-port policies
 (:data:`CELL_POLICIES`), ewa's IP-ATM access point the router-queue policies (:data:`PACKET_POLICIES`).
@@ -34,11 +34,11 @@ from dataclasses import dataclass, replace
 from .. import model as m
 from ..contention import HEADLINE_CONTENTION, with_contention
 from ..kernel.aal5 import packet_cells
-from ..scenarios import NETWORKS, goyal_run
 from ..variations import with_switch_port, with_tcp
 from ..papers.cheon import scenario as cheon
-from ..papers.ewa import scenario as ewa2
-from ..papers.ewa import scenario_ewa as ewa4
+from ..papers.ewa.section2 import scenario as ewa2
+from ..papers.ewa.section4 import scenario as ewa4
+from ..papers.goyal1998.scenario import NETWORKS, goyal_run
 from ..papers.lakshman import experiments as lakshman_experiments
 from ..papers.lakshman import scenario as lakshman
 
@@ -133,7 +133,7 @@ class Scenario:
 
 GOYAL_SOURCES = 5
 GOYAL_OWN = {"tail": "ubr", "epd": "epd", "selective_drop": "selective_drop", "fba": "fba"}
-"""goyal1998's policy columns (:func:`atmtcp.scenarios.policy_config`)."""
+"""goyal1998's policy columns (:func:`atmtcp.papers.goyal1998.scenario.policy_config`)."""
 
 
 def goyal(network: str):
@@ -193,13 +193,13 @@ def lakshman_builder(buffer: int):
 
 
 EWA_PORTS = {"drop_tail": "ewa.fig5", "drop_from_front": "ewa.fig7", "red": "ewa.fig9"}
-"""Section 2's AAP-1 ports (:func:`atmtcp.papers.ewa.scenario.aap1_port`): Drop-Tail and Drop-from-Front on
-200 KB, RED with max_p 0.02 on 110 packets. Section 4.3 has section 2's 200 KB buffer, so the same ports."""
+"""Section 2's AAP-1 ports (:func:`atmtcp.papers.ewa.section2.scenario.aap1_port`): Drop-Tail and
+Drop-from-Front on 200 KB, RED with max_p 0.02 on 110 packets. Section 4.3 has section 2's 200 KB buffer, so the same ports."""
 
 
 def ewa_builder(s: ewa4.EwaScenario):
-    """A builder of ewa's section 4 scenario ``s`` (:func:`~atmtcp.papers.ewa.scenario_ewa.ewa_run`, EWA at
-    AAP-1), AAP-1's port swapped for section 2's for the discard policies."""
+    """A builder of ewa's section 4 scenario ``s`` (:func:`~atmtcp.papers.ewa.section4.scenario.ewa_run`, EWA
+    at AAP-1), AAP-1's port swapped for section 2's for the discard policies."""
 
     def build(policy: str, seed: int, duration_s: float | None) -> m.Run:
         run = ewa4.ewa_run(s if duration_s is None else replace(s, duration_s=duration_s), seed)

@@ -2,12 +2,12 @@
 its scenario's paper uses (:data:`METRICS`):
 
 - ``efficiency``: goyal1998 3.2's efficiency (the sum of the goodputs over the maximum TCP goodput,
-  :func:`atmtcp.experiment.summarize`); cheon 4.2.3's effective throughput over "the maximum number of
-  packets that can be carried by an OC-3 link" (the distinct packets after the warm-up, as
+  :func:`atmtcp.papers.goyal1998.summary.summarize`); cheon 4.2.3's effective throughput over "the maximum
+  number of packets that can be carried by an OC-3 link" (the distinct packets after the warm-up, as
   :func:`atmtcp.papers.cheon.experiments.summarize_run` counts them, over
   :func:`~atmtcp.papers.cheon.scenario.max_effective_throughput` for the run's length); lakshman 4's normalized good throughput
   (:func:`atmtcp.papers.lakshman.experiments.summarize_run`); ewa 2's effective utilization of L1, the mean of
-  its 250 ms intervals (:func:`atmtcp.papers.ewa.experiments_ewa.summarize_ewa`).
+  its 250 ms intervals (:func:`atmtcp.papers.ewa.section4.experiments.summarize_ewa`).
 - ``fairness``: Jain's index of the connections' goodputs (goyal1998, cheon, lakshman); for ewa the mean over
   its phases of the index of the connections open in each (ewa's ``fairness_phase``).
 - ``loss``: what the bottleneck dropped over what arrived at it: cells at the congested cell port, data
@@ -22,13 +22,14 @@ import numpy as np
 import xarray as xr
 
 from .. import model as m
-from ..experiment import summarize
 from ..metrics import fairness_index
 from ..simulate import simulate
-from ..topologies import BOTTLENECK as GOYAL_BOTTLENECK, parking_lot_bottleneck
+from ..topologies import parking_lot_bottleneck
 from ..papers.cheon import scenario as cheon
-from ..papers.ewa import experiments_ewa
+from ..papers.ewa.section4 import experiments as ewa_experiments, scenario as ewa_scenario
 from ..papers.lakshman import experiments as lakshman_experiments
+from ..papers.goyal1998.scenario import BOTTLENECK as GOYAL_BOTTLENECK
+from ..papers.goyal1998.summary import summarize
 from ..papers.lakshman.scenario import BOTTLENECK as LAKSHMAN_BOTTLENECK
 from .grid import CHEON_PAYLOAD, SCENARIOS, Scenario
 
@@ -64,8 +65,8 @@ def _lakshman(ds: xr.Dataset, run: m.Run, scenario: Scenario) -> tuple[float, fl
 
 
 def _ewa(ds: xr.Dataset, run: m.Run, scenario: Scenario) -> tuple[float, float, float]:
-    s = experiments_ewa.SCENARIOS[{"ewa_section2": "small_ip", "ewa_section43": "unequal_ip"}[scenario.key]]
-    summary = experiments_ewa.summarize_ewa(ds, run, s if run.duration_s == s.duration_s else
+    s = ewa_scenario.SCENARIOS[{"ewa_section2": "small_ip", "ewa_section43": "unequal_ip"}[scenario.key]]
+    summary = ewa_experiments.summarize_ewa(ds, run, s if run.duration_s == s.duration_s else
                                             _shortened(s, run.duration_s))
     loss = float(ds.packets_dropped_by_source.sum()) / max(1, int(ds.segments_sent.sum()))
     return float(summary.utilization.mean()), float(np.nanmean(summary.fairness_phase.values)), loss

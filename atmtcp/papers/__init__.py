@@ -19,35 +19,56 @@ settings). Its ``__init__`` declares:
 
 Its reference numbers are ``data/reference/<key>.csv``. Nothing else lists the papers: this
 module finds the packages, and the Snakefile and the registry below read them.
+
+The packages are found, and imported, at the first look-up of :data:`PAPERS` or :data:`EXPERIMENTS`
+(``__getattr__``), not when one paper's module is imported: ``atmtcp run`` builds goyal1998's
+scenario (:mod:`atmtcp.default_run`) without importing every paper's experiments.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 import re
 from types import ModuleType
 
-def _discover() -> dict[str, ModuleType]:
+
+@functools.cache
+def _papers() -> dict[str, ModuleType]:
+    """:data:`PAPERS`: every subpackage, imported, in the order of its ``ORDER``."""
     found = {info.name: importlib.import_module(f"{__name__}.{info.name}")
              for info in pkgutil.iter_modules(__path__) if info.ispkg}
     return dict(sorted(found.items(), key=lambda item: (item[1].ORDER, item[0])))
 
 
-PAPERS: dict[str, ModuleType] = _discover()
-"""Paper key -> its package, in the order of each package's ``ORDER``."""
+@functools.cache
+def _experiments() -> dict:
+    """:data:`EXPERIMENTS`: every paper's experiments, keyed by target id."""
+    return {e.id: e for paper in _papers().values() for e in paper.EXPERIMENTS}
 
-EXPERIMENTS = {e.id: e for paper in PAPERS.values() for e in paper.EXPERIMENTS}
+
+PAPERS: dict[str, ModuleType]
+"""Paper key -> its package, in the order of each package's ``ORDER``."""
+EXPERIMENTS: dict
 """Every simulated target of every paper: target id -> Experiment."""
+_LAZY = {"PAPERS": _papers, "EXPERIMENTS": _experiments}
+
+
+def __getattr__(name: str):
+    """:data:`PAPERS` and :data:`EXPERIMENTS`, found at their first look-up (see the module docstring)."""
+    if name in _LAZY:
+        return _LAZY[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def tcp_settings() -> dict:
     """Paper key -> its ``TCP_SETTINGS`` (docs/modelling.md, "What a paper leaves unsaid")."""
-    return {key: paper.TCP_SETTINGS for key, paper in PAPERS.items()}
+    return {key: paper.TCP_SETTINGS for key, paper in _papers().items()}
 
 
 def citation(key: str) -> str:
     """The paper's reference as its package docstring opens: authors, title and venue."""
-    first = " ".join(PAPERS[key].__doc__.split("\n\n")[0].split())
+    first = " ".join(_papers()[key].__doc__.split("\n\n")[0].split())
     quoted = re.match(r'.*?"[^"]+"(?: \([^)]*\))?', first)
     return (quoted.group(0) if quoted else first.split(" See :mod:")[0].rstrip(".")) + "."
 
@@ -60,14 +81,14 @@ def paper_of(target_id: str) -> str:
 def notebooks() -> dict[str, tuple[str, ...]]:
     """Notebook name -> the paper keys it renders."""
     out: dict[str, tuple[str, ...]] = {}
-    for key, paper in PAPERS.items():
+    for key, paper in _papers().items():
         out[paper.NOTEBOOK] = out.get(paper.NOTEBOOK, ()) + (key,)
     return out
 
 
 def claims_of(*keys: str) -> list:
     """The claims of the given papers, in the order given."""
-    return [claim for key in keys for claim in PAPERS[key].CLAIMS]
+    return [claim for key in keys for claim in _papers()[key].CLAIMS]
 
 
 def targets_of(*keys: str, kind: str = "experiments") -> list[str]:
@@ -76,7 +97,7 @@ def targets_of(*keys: str, kind: str = "experiments") -> list[str]:
     attribute = {"experiments": "EXPERIMENTS", "tables": "TABLE_TARGETS", "figures": "FIGURE_TARGETS"}[kind]
     ids = []
     for key in keys:
-        items = getattr(PAPERS[key], attribute)
+        items = getattr(_papers()[key], attribute)
         ids += [e.id for e in items] if kind == "experiments" else list(items)
     return ids
 
@@ -84,6 +105,6 @@ def targets_of(*keys: str, kind: str = "experiments") -> list[str]:
 def title_of(target_id: str) -> str:
     """A target's title: its experiment's, or one its paper gives in ``TITLES`` (a figure drawn
     without a simulation, such as cheon's Fig. 12)."""
-    if target_id in EXPERIMENTS:
-        return EXPERIMENTS[target_id].title
-    return getattr(PAPERS[paper_of(target_id)], "TITLES", {}).get(target_id, target_id)
+    if target_id in _experiments():
+        return _experiments()[target_id].title
+    return getattr(_papers()[paper_of(target_id)], "TITLES", {}).get(target_id, target_id)

@@ -134,7 +134,7 @@ def tcp_config(case: str, payload: int) -> m.TcpConfig:
 SLOTTED_PORTS = True
 """How cells contend for a freed buffer place: cheon does not say (OPNET's switch model is "a
 simple output buffered switch"). We keep the project's headline choice for goyal1998
-(:data:`atmtcp.scenarios.HEADLINE_CONTENTION`): slotted switch ports that admit each slot's
+(:data:`atmtcp.contention.HEADLINE_CONTENTION`): slotted switch ports that admit each slot's
 arrivals in a seeded random order. With deterministic ports the equal cell times of all links
 lock the phases of the cell streams, and a full buffer can stay full for hundreds of
 milliseconds with every freed place taken by the same input."""

@@ -1,18 +1,19 @@
 """ewa: Kalampoukas, Varma and Ramakrishnan, "Explicit Window Adaptation: A Method to Enhance TCP
-Performance". Section 2 (Figs. 2-12): Drop-Tail, Drop-from-Front and RED at the ATM access point
-(``experiments``, ``claims``, ``figures``, ``scenario``); sections 3 and 4 (Figs. 13-39): EWA itself
-(``experiments_ewa``, ``claims_ewa``, ``figures_ewa``, ``scenario_ewa``). See :mod:`atmtcp.papers`."""
+Performance". One subpackage per section of the paper: :mod:`.section2` (Figs. 2-12: Drop-Tail,
+Drop-from-Front and RED at the ATM access point), :mod:`.section3` (Fig. 13 and eq. 3.2: EWA's feedback
+function), :mod:`.section4` (Figs. 14-39: EWA's evaluation); what they share is in :mod:`.shared`. See
+:mod:`atmtcp.papers`."""
 from ...fidelity import Finding
-from .claims import CLAIMS as SECTION_2_CLAIMS
-from .claims_ewa import CLAIMS as EWA_CLAIMS
-from .experiments import EXPERIMENTS as SECTION_2_EXPERIMENTS
-from .experiments_ewa import EXPERIMENTS as EWA_EXPERIMENTS
-from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
+from .section2 import claims as section2_claims, experiments as section2_experiments
+from .section3 import claims as section3_claims, experiments as section3_experiments
+from .section4 import claims as section4_claims, experiments as section4_experiments
+from .shared.scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
 
 ORDER = 5
 NOTEBOOK = "ewa"
-EXPERIMENTS = SECTION_2_EXPERIMENTS + EWA_EXPERIMENTS
-CLAIMS = SECTION_2_CLAIMS + EWA_CLAIMS
+EXPERIMENTS = section2_experiments.EXPERIMENTS + section3_experiments.EXPERIMENTS + \
+    section4_experiments.EXPERIMENTS
+CLAIMS = section2_claims.CLAIMS + section3_claims.CLAIMS + section4_claims.CLAIMS
 TABLE_TARGETS = ["ewa.fig4", "ewa.tcp_sensitivity", "ewa.two_way_study", "ewa.red_study", "ewa.fig13"]
 """Fig. 4 (average throughput per connection), our TCP and RED studies and Fig. 13's statistics are also tables."""
 FIGURE_TARGETS = [f"ewa.fig{n}" for n in range(2, 40)] + ["ewa.tcp_sensitivity", "ewa.two_way_study", "ewa.red_study"]

@@ -3,7 +3,7 @@ satellite), rendered in goyal1998's notebook. See :mod:`atmtcp.papers`."""
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
 from .experiments import EXPERIMENTS  # noqa: F401
 from ...fidelity import Finding
-from ...scenarios import TCP_SETTINGS_1997 as TCP_SETTINGS  # noqa: F401  (the package interface)
+from ..goyal1998.scenario import TCP_SETTINGS  # noqa: F401  (the package interface: goyal1998's, see there)
 
 ORDER = 2
 NOTEBOOK = "goyal1998"

@@ -2,7 +2,7 @@
 
 The LAN/WAN tables of the slides are goyal1998's Tables 6-9 (see :mod:`.goyal1998`).
 The satellite parameters and the choices behind them are in
-:data:`atmtcp.scenarios.NETWORKS` (``"satellite"``).
+:data:`atmtcp.papers.goyal1998.scenario.NETWORKS` (``"satellite"``).
 """
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import xarray as xr
 from ... import model as m
 from ...simulate import simulate
 from ...topologies import n_source_network
-from ...scenarios import NETWORKS, goyal_parameters, goyal_run, goyal_tcp
-from ...experiment import Experiment, cwnd_trace, run_summary
+from ...experiment import Experiment, cwnd_trace
 from ..goyal1998.experiments import QUICK_TABLE_SEEDS, SACK_POLICIES, TABLE_SEEDS, same_runs_as
+from ..goyal1998.scenario import NETWORKS, goyal_parameters, goyal_run, goyal_tcp
+from ..goyal1998.summary import run_summary
 
 
 SATELLITE_SEEDS = TABLE_SEEDS
@@ -45,7 +46,7 @@ SATELLITE_READINGS = {
     "25 s runs": {"duration_s": 25.0},
     "100 s runs": {"duration_s": 100.0},
 }
-"""What the slides leave open about the satellite network (:data:`atmtcp.scenarios.NETWORKS`), each
+"""What the slides leave open about the satellite network (:data:`atmtcp.papers.goyal1998.scenario.NETWORKS`), each
 changed alone from the headline's 275 ms SW1-SW2 hop and 50 s runs: the hop's delay (a geostationary
 up- and down-link is 240-280 ms) and the run's length."""
 QUICK_SATELLITE_READINGS = ("satellite hop 250 ms",)

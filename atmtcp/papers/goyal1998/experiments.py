@@ -1,7 +1,7 @@
 """goyal1998: "Improving the performance of TCP over the ATM-UBR service".
 
 Every target whose id starts with ``goyal1998.``. Choices the
-paper leaves open are written where they are made (see also :mod:`atmtcp.scenarios`):
+paper leaves open are written where they are made (see also :mod:`.scenario`):
 
 - Tables 1-7 (and goyal1997's satellite tables): the paper ran one simulation per cell, "All TCP
   sources start sending at the same time" (3.1). Ours are :data:`TABLE_SEEDS` runs of exactly that
@@ -26,12 +26,13 @@ import xarray as xr
 
 from ... import model as m
 from ...simulate import simulate
+from ...contention import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
+from ...experiment import Experiment, cwnd_trace, grid
 from ...topologies import n_source_network
-from ...scenarios import (
-    BUFFER_FACTORS, CELL_ASSUMPTIONS, HEADLINE_CONTENTION, JITTER_S, NETWORKS, buffer_cells, goyal_parameters,
-    goyal_run, goyal_tcp,
+from .scenario import (
+    BUFFER_FACTORS, JITTER_S, NETWORKS, buffer_cells, goyal_parameters, goyal_run, goyal_tcp,
 )
-from ...experiment import Experiment, cwnd_trace, grid, run_summary, summarize, with_buffer_cells
+from .summary import run_summary, summarize, with_buffer_cells
 
 TABLE_POLICIES = ("ubr", "epd", "selective_drop", "fba")
 SACK_POLICIES = ("ubr", "epd", "selective_drop")
@@ -402,6 +403,6 @@ EXPERIMENTS = [
     Experiment("goyal1998.ubr_sensitivity",
                "UBR and EPD columns of Tables 1, 2, 4, 5 under each cell-contention assumption",
                sensitivity_points, sensitivity_run,
-               notes="assumptions: atmtcp.scenarios.CELL_ASSUMPTIONS"),
+               notes="assumptions: atmtcp.contention.CELL_ASSUMPTIONS"),
 ]
 EXPERIMENTS = [replace(e, parameters=goyal_parameters) for e in EXPERIMENTS]

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ...experiment import POLICY_LABELS
 from ...reference import paper_layout
 from ...statistics import mean_and_interval
+from .scenario import POLICY_LABELS
 
 MSS = 512
 

@@ -4,7 +4,7 @@ The tables keep the paper's stated mechanisms. These targets show what the resul
 
 - ``goyal1998.sack_pipe_study``: Tables 6-7 under the other PIPE start the paper gives, 5.4.2's
   "sets PIPE to CWND - 3" (the tables use 5.4.1's "PIPE is set to the value of CWND",
-  :data:`atmtcp.scenarios.SACK_PIPE_START`), on the same seeds.
+  :data:`atmtcp.papers.goyal1998.scenario.SACK_PIPE_START`), on the same seeds.
 - ``goyal1998.sack_lan_mechanism``: why SACK is not below Reno in the LAN, as 5.4.3 says it can be
   ("retransmitted packets are lost"). For every transmission in the first :data:`TRACE_S` of a LAN
   run: was it a first transmission or a retransmission (after a fast retransmit, i.e. in recovery, or
@@ -23,12 +23,12 @@ import numpy as np
 import xarray as xr
 
 from ... import model as m
-from ...experiment import Experiment, grid, summarize, with_buffer_cells
-from ...scenarios import BUFFER_FACTORS, buffer_cells, goyal_parameters, goyal_run
+from ...experiment import Experiment, grid
 from ...simulate import simulate
-from ...topologies import BOTTLENECK
 from ...variations import with_switch_port, with_tick_phases
 from .experiments import QUICK_TABLE_SEEDS, SACK_POLICIES, TABLE_POLICIES, TABLE_SEEDS, table_points
+from .scenario import BOTTLENECK, BUFFER_FACTORS, buffer_cells, goyal_parameters, goyal_run
+from .summary import summarize, with_buffer_cells
 
 # --- SACK's PIPE start ------------------------------------------------------------------------------
 OTHER_PIPE_START = "cwnd-3"

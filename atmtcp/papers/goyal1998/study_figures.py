@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ...experiment import POLICY_LABELS
 from ...reference import agreement, comparison, mean_absolute_difference
+from .scenario import POLICY_LABELS
 from .studies import FATE_LABELS, FATES, MECHANISM_READINGS
 
 SACK_TABLES = ("goyal1998.table6", "goyal1998.table7")

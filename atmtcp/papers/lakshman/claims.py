@@ -291,12 +291,24 @@ def _red_front_or_tail(d, about: float = ABOUT):
 RED_TARGETS = ("lakshman.fig10", "lakshman.fig11", "lakshman.fig12")
 
 
-def _decent(check, word: str = "decent") -> tuple[Sweep, ...]:
-    return (_sweep(word, "DECENT", DECENT, DECENT_RANGE, check, "decent"),)
+def _decent(check, word: str = "decent") -> Sweep:
+    return _sweep(word, "DECENT", DECENT, DECENT_RANGE, check, "decent")
 
 
-def _very_small(check) -> tuple[Sweep, ...]:
-    return (_sweep("very small", "VERY_SMALL_BETA", VERY_SMALL_BETA, VERY_SMALL_RANGE, check, "very_small"),)
+def _acceptable(check) -> Sweep:
+    return _decent(check, "acceptable")
+
+
+def _very_small(check) -> Sweep:
+    return _sweep("very small", "VERY_SMALL_BETA", VERY_SMALL_BETA, VERY_SMALL_RANGE, check, "very_small")
+
+
+def _claim(name: str, quote: str, targets: tuple[str, ...], check, *readings) -> Claim:
+    """lakshman's sentence ``quote`` as a check on ``targets``, read over the seeds (:data:`SEED_SHARE`); each
+    of ``readings`` (:func:`_about`, :func:`_decent`, ...) also reads the check with one of our thresholds
+    over its range (:class:`atmtcp.claims.Sweep`)."""
+    return Claim(name, "lakshman", quote, targets, check, seed_share=SEED_SHARE,
+                 sweeps=tuple(reading(check) for reading in readings))
 
 
 def _consistently(check) -> Sweep:
@@ -319,59 +331,51 @@ _CELL_FRONT_AT_1, _FRAME_FRONT_AT_1 = _acceptable_at_beta_1("cell_front"), _acce
 _FRONT_ORDER, _TAIL_ORDER = _ordered("frame_front", "cell_front"), _ordered("frame_tail", "cell_tail")
 
 CLAIMS = [
-    Claim("frame_front_over_cell_front", "lakshman", "We see that \"Partial Frame Drop\" helps improve throughput: "
-          "consistently, Frame-Front has better throughput than Cell-Front (Figs. 2, 3, 6, 7, 10).", TOTAL,
-          _FRONT_ORDER, seed_share=SEED_SHARE, sweeps=(_consistently(_FRONT_ORDER),)),
-    Claim("frame_tail_over_cell_tail", "lakshman", "... and consistently Frame-Tail has better throughput than "
-          "Cell-Tail.", TOTAL, _TAIL_ORDER, seed_share=SEED_SHARE, sweeps=(_consistently(_TAIL_ORDER),)),
-    Claim("cell_tail_poorest", "lakshman", "In addition, with rare exceptions, Cell-Tail is the poorest performer. "
-          "The exceptions all occur for very low buffer sizes.", TOTAL, _cell_tail_poorest, seed_share=SEED_SHARE,
-          sweeps=_very_small(_cell_tail_poorest)),
-    Claim("throughput_grows_with_buffer", "lakshman", "We also see that with rare exceptions throughput increases "
-          "when the buffer size increases. Again, the rare exceptions occur for very small buffer sizes.", TOTAL,
-          _grows_with_buffer, seed_share=SEED_SHARE, sweeps=_very_small(_grows_with_buffer)),
-    Claim("frame_front_best", "lakshman", "By and large, Frame-Front is better, often much better, than Cell-Front "
-          "and also better than Frame-Tail.", TOTAL, _frame_front_best, seed_share=SEED_SHARE,
-          sweeps=(_by_and_large(_frame_front_best),)),
-    Claim("frame_tail_cell_front_crossover", "lakshman", "Frame-Tail is better than Cell-Front for small buffer "
-          "sizes but Cell-Front becomes better than Frame-Tail for larger buffer sizes. This is in fact the case "
-          "whenever all connections have the same RTT (Figures 2, 6, and 10).", EQUAL_RTT,
-          _frame_tail_cell_front_cross, seed_share=SEED_SHARE),
-    Claim("cell_tail_needs_beta_3", "lakshman", "For Pure Cell Drop at the Tail, beta should be at least in the range "
-          "3 or 4 to get \"decent\" throughput for a reasonable range of \"number of sources - RTT combinations\".",
-          TOTAL, _cell_tail_needs_3, seed_share=SEED_SHARE, sweeps=_decent(_cell_tail_needs_3)),
-    Claim("cell_front_acceptable_at_beta_1", "lakshman", "For Pure Cell Drop at the Front, a value of beta = 1 is "
-          "acceptable, although beta = 1.25 might be better choice.", TOTAL, _CELL_FRONT_AT_1,
-          seed_share=SEED_SHARE, sweeps=_decent(_CELL_FRONT_AT_1, "acceptable")),
-    Claim("frame_front_at_beta_1", "lakshman", "Partial Frame Drop at the Front comes out best, allowing values of "
-          "beta as low as 1 (maybe even a bit lower).", TOTAL, _FRAME_FRONT_AT_1,
-          seed_share=SEED_SHARE, sweeps=_decent(_FRAME_FRONT_AT_1)),
-    Claim("front_narrows_rtt_advantage", "lakshman", "Under all circumstances the connection with the shorter RTT "
-          "has an advantage, and under Frame-Tail this advantage is much larger than under Frame-Front ... a "
-          "similar, but weaker, difference in bias is present between Cell-Tail and Cell-Front (Figs. 4, 5, 8, 9).",
-          tuple(INDIVIDUAL_FIGURES), _front_narrows_bias, seed_share=SEED_SHARE),
-    Claim("frame_level_bias_gap_larger", "lakshman", "The Figures 4 (2 sources) and 8 (3 sources) show that a "
-          "similar, but weaker, difference in bias is present between Cell-Tail and Cell-Front.",
-          tuple(INDIVIDUAL_FIGURES), _frame_bias_gap_larger, seed_share=SEED_SHARE),
-    Claim("front_beats_cell_red", "lakshman", "From the figure it can be seen that drop from front has the best "
-          "performance for all buffer sizes (Fig. 11).", ("lakshman.fig10", "lakshman.fig11"), _front_beats_cell_red,
-          seed_share=SEED_SHARE),
-    Claim("cell_red_sensitive_to_range", "lakshman", "The TCP performance under RED not only is less than that of "
-          "drop of front but also is sensitive to the precise drop probabilities. Indeed, if the drop probabilities "
-          "span a wide range (10^-12 to 1 in the figure) then RED sometimes performs even worse than drop from tail.",
-          ("lakshman.fig10", "lakshman.fig11"), _red_sensitive, seed_share=SEED_SHARE,
-          sweeps=(_large(_red_sensitive),)),
-    Claim("frame_red_like_frame_front", "lakshman", "Drop from front with partial frame drop gives almost similar "
-          "performance ... either RED by the frame or dropping frames from the front gives a large improvement over "
-          "dropping frames from the tail (Fig. 12).", ("lakshman.fig10", "lakshman.fig12"),
-          _frame_red_like_frame_front, seed_share=SEED_SHARE,
-          sweeps=(_about(_frame_red_like_frame_front), _large(_frame_red_like_frame_front))),
-    Claim("frame_red_robust_to_range", "lakshman", "Also, when applied at the frame level the throughputs are fairly "
-          "robust to the specific parameters of the exponential drop function (Fig. 12) ... The graph shows that "
-          "range doesn't really affect the throughput for RED at the frame level (Fig. 14).",
-          ("lakshman.fig12", "lakshman.fig14"), _frame_red_robust, seed_share=SEED_SHARE,
-          sweeps=(_about(_frame_red_robust),)),
-    Claim("red_front_or_tail_similar", "lakshman", "RED can be used at the front of the buffer or at the tail of the "
-          "buffer. Figure 13 shows that this does not make much of a difference.", ("lakshman.fig12", "lakshman.fig13"),
-          _red_front_or_tail, seed_share=SEED_SHARE, sweeps=(_about(_red_front_or_tail),)),
+    _claim("frame_front_over_cell_front", "We see that \"Partial Frame Drop\" helps improve throughput: "
+           "consistently, Frame-Front has better throughput than Cell-Front (Figs. 2, 3, 6, 7, 10).", TOTAL,
+           _FRONT_ORDER, _consistently),
+    _claim("frame_tail_over_cell_tail", "... and consistently Frame-Tail has better throughput than "
+           "Cell-Tail.", TOTAL, _TAIL_ORDER, _consistently),
+    _claim("cell_tail_poorest", "In addition, with rare exceptions, Cell-Tail is the poorest performer. "
+           "The exceptions all occur for very low buffer sizes.", TOTAL, _cell_tail_poorest, _very_small),
+    _claim("throughput_grows_with_buffer", "We also see that with rare exceptions throughput increases "
+           "when the buffer size increases. Again, the rare exceptions occur for very small buffer sizes.", TOTAL,
+           _grows_with_buffer, _very_small),
+    _claim("frame_front_best", "By and large, Frame-Front is better, often much better, than Cell-Front "
+           "and also better than Frame-Tail.", TOTAL, _frame_front_best, _by_and_large),
+    _claim("frame_tail_cell_front_crossover", "Frame-Tail is better than Cell-Front for small buffer "
+           "sizes but Cell-Front becomes better than Frame-Tail for larger buffer sizes. This is in fact the case "
+           "whenever all connections have the same RTT (Figures 2, 6, and 10).", EQUAL_RTT,
+           _frame_tail_cell_front_cross),
+    _claim("cell_tail_needs_beta_3", "For Pure Cell Drop at the Tail, beta should be at least in the range "
+           "3 or 4 to get \"decent\" throughput for a reasonable range of \"number of sources - RTT combinations\".",
+           TOTAL, _cell_tail_needs_3, _decent),
+    _claim("cell_front_acceptable_at_beta_1", "For Pure Cell Drop at the Front, a value of beta = 1 is "
+           "acceptable, although beta = 1.25 might be better choice.", TOTAL, _CELL_FRONT_AT_1, _acceptable),
+    _claim("frame_front_at_beta_1", "Partial Frame Drop at the Front comes out best, allowing values of "
+           "beta as low as 1 (maybe even a bit lower).", TOTAL, _FRAME_FRONT_AT_1, _decent),
+    _claim("front_narrows_rtt_advantage", "Under all circumstances the connection with the shorter RTT "
+           "has an advantage, and under Frame-Tail this advantage is much larger than under Frame-Front ... a "
+           "similar, but weaker, difference in bias is present between Cell-Tail and Cell-Front (Figs. 4, 5, 8, 9).",
+           tuple(INDIVIDUAL_FIGURES), _front_narrows_bias),
+    _claim("frame_level_bias_gap_larger", "The Figures 4 (2 sources) and 8 (3 sources) show that a "
+           "similar, but weaker, difference in bias is present between Cell-Tail and Cell-Front.",
+           tuple(INDIVIDUAL_FIGURES), _frame_bias_gap_larger),
+    _claim("front_beats_cell_red", "From the figure it can be seen that drop from front has the best "
+           "performance for all buffer sizes (Fig. 11).", ("lakshman.fig10", "lakshman.fig11"), _front_beats_cell_red),
+    _claim("cell_red_sensitive_to_range", "The TCP performance under RED not only is less than that of "
+           "drop of front but also is sensitive to the precise drop probabilities. Indeed, if the drop probabilities "
+           "span a wide range (10^-12 to 1 in the figure) then RED sometimes performs even worse than drop from tail.",
+           ("lakshman.fig10", "lakshman.fig11"), _red_sensitive, _large),
+    _claim("frame_red_like_frame_front", "Drop from front with partial frame drop gives almost similar "
+           "performance ... either RED by the frame or dropping frames from the front gives a large improvement over "
+           "dropping frames from the tail (Fig. 12).", ("lakshman.fig10", "lakshman.fig12"),
+           _frame_red_like_frame_front, _about, _large),
+    _claim("frame_red_robust_to_range", "Also, when applied at the frame level the throughputs are fairly "
+           "robust to the specific parameters of the exponential drop function (Fig. 12) ... The graph shows that "
+           "range doesn't really affect the throughput for RED at the frame level (Fig. 14).",
+           ("lakshman.fig12", "lakshman.fig14"), _frame_red_robust, _about),
+    _claim("red_front_or_tail_similar", "RED can be used at the front of the buffer or at the tail of the "
+           "buffer. Figure 13 shows that this does not make much of a difference.", ("lakshman.fig12", "lakshman.fig13"),
+           _red_front_or_tail, _about),
 ]

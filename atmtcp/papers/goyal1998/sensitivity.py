@@ -1,7 +1,7 @@
 """Reading ``goyal1998.ubr_sensitivity``: which cell-contention assumption the paper's
 simulator must have made (issue 6).
 
-For each assumption of :data:`atmtcp.scenarios.CELL_ASSUMPTIONS` the experiment
+For each assumption of :data:`atmtcp.contention.CELL_ASSUMPTIONS` the experiment
 holds the UBR and EPD columns of Tables 1, 2 (vanilla TCP) and 4, 5 (Reno) over jittered
 seeds. :func:`as_tables` lays one assumption out like the real table targets, averaged
 over the seeds; :func:`summary` compares each with the paper (mean absolute difference
@@ -12,9 +12,9 @@ from __future__ import annotations
 import pandas as pd
 import xarray as xr
 
-from .claims import evaluate, restricted_to_policies
-from .papers.goyal1998.claims import CLAIMS
-from .reference import comparison, mean_absolute_difference
+from ...claims import evaluate, restricted_to_policies
+from ...reference import comparison, mean_absolute_difference
+from .claims import CLAIMS
 
 TABLES = {"vanilla": ("goyal1998.table1", "goyal1998.table2"), "reno": ("goyal1998.table4", "goyal1998.table5")}
 """TCP flavour -> (efficiency table, fairness table); each pair comes from the same runs."""

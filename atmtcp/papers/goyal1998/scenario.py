@@ -1,16 +1,23 @@
-"""goyal1998's N-source configuration: the networks, the cell-contention assumptions, the
-switch port of each drop-policy column, and :func:`goyal_run`, one grid point's run.
+"""goyal1998's N-source configuration: the networks, goyal1998's TCP, the switch port of each
+drop-policy column, and :func:`goyal_run`, one grid point's run.
 
-Plain model building (no xarray), shared by the experiments of goyal1998 and goyal1997,
-``atmtcp run`` and ``atmtcp bench``.
+Plain model building (no xarray), shared by the experiments of goyal1998 and goyal1997, the atlas,
+and ``atmtcp run`` and ``atmtcp bench`` (:mod:`atmtcp.default_run`). The network is
+:func:`atmtcp.topologies.n_source_run`'s (goyal1998 Fig. 3); how cells contend for its ports is
+:mod:`atmtcp.contention`'s.
 """
 from __future__ import annotations
 
-from . import model as m
-from .kernel.aal5 import packet_cells
-from .tcp_settings import stated, tcp_from, unsaid
-from .contention import CELL_ASSUMPTIONS, CELL_TIME_S, HEADLINE_CONTENTION, cell_contention  # noqa: F401  (re-exported)
-from .topologies import n_source_run
+from ... import model as m
+from ...contention import HEADLINE_CONTENTION, cell_contention
+from ...kernel.aal5 import packet_cells
+from ...tcp_settings import stated, tcp_from, unsaid
+from ...topologies import N_SOURCE_BOTTLENECK, n_source_run
+
+BOTTLENECK = N_SOURCE_BOTTLENECK
+"""goyal1998's bottleneck, SW1's port towards SW2 (Fig. 3): the one port every data cell goes through."""
+POLICY_LABELS = {"ubr": "UBR", "epd": "EPD", "selective_drop": "Selective Drop", "fba": "FBA"}
+"""goyal1998's policy columns (section 4). ``ubr`` is plain UBR: tail drop (random cell discard)."""
 
 TCP_SETTINGS = (
     stated("increase", "float", 'goyal1998 2: "During the congestion avoidance phase, the source increases '
@@ -32,7 +39,6 @@ TCP_SETTINGS = (
 """goyal1998's TCP, setting by setting (:mod:`atmtcp.tcp_settings`). goyal1997's slides present the
 same simulator (their Reno and SACK tables repeat goyal1998's Tables 8-9, and they state the same
 "No TCP delay ack timer", "TCP timer granularity = 100 ms"), so the same record decides them."""
-TCP_SETTINGS_1997 = TCP_SETTINGS
 
 
 NETWORKS = {
@@ -130,9 +136,9 @@ def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: 
               start_jitter_s: float = 0.0, tcp_options: dict | None = None,
               trunk_delay_s: float | None = None) -> m.Run:
     """A goyal1998 N-source run for one grid point, with the cell-contention ``assumption`` named in
-    :data:`CELL_ASSUMPTIONS`. Every source starts at t = 0 (goyal1998 3.1) unless ``start_jitter_s``
-    spreads the starts (drawn from ``seed``, see :data:`JITTER_S`); the seed also draws the slotted
-    ports' order of a slot's arrivals. ``tcp_options``: :class:`~atmtcp.model.TcpConfig` fields over
+    :data:`atmtcp.contention.CELL_ASSUMPTIONS`. Every source starts at t = 0 (goyal1998 3.1) unless
+    ``start_jitter_s`` spreads the starts (drawn from ``seed``, see :data:`JITTER_S`); the seed also draws
+    the slotted ports' order of a slot's arrivals. ``tcp_options``: :class:`~atmtcp.model.TcpConfig` fields over
     goyal's TCP (a study's other reading); ``trunk_delay_s`` replaces the network's SW1-SW2 delay."""
     cell_contention(assumption)   # an unknown name is refused as goyal_run.assumption
     params = NETWORKS[network]

@@ -1,30 +1,32 @@
-"""ewa sections 3 and 4: the runs with Explicit Window Adaptation at AAP-1, as :mod:`atmtcp.model` runs
-on :func:`atmtcp.topologies.ewa_network` (Fig. 1 as read in :mod:`atmtcp.papers.ewa.scenario`).
+"""ewa section 4: the scenarios of EWA's evaluation (4.1-4.6), with Explicit Window Adaptation at AAP-1,
+as :mod:`atmtcp.model` runs on Fig. 1 (:func:`atmtcp.papers.ewa.shared.scenario.ewa_network`). Section
+3.1's Fig. 13 (:mod:`atmtcp.papers.ewa.section3.scenario`) runs on them too.
 
 Every number is the paper's, with its sentence; where the paper is silent the choice is written
-beside it (and in ``notebooks/ewa.ipynb``). TCP is section 2's (:func:`scenario.tcp_config`: Reno,
-1500-byte segments, 20 ms ticks), EWA is section 3's with the paper's parameters
-(:class:`atmtcp.internetwork.Ewa`'s defaults). The utilization's denominator is section 2's: the
-maximum TCP throughput over the VC at L1's full rate (133.4 Mbit/s).
+beside it (and in ``notebooks/ewa.ipynb``). TCP is section 2's
+(:func:`atmtcp.papers.ewa.shared.scenario.tcp_config`: Reno, 1500-byte segments, 20 ms ticks), EWA is
+section 3's with the paper's parameters (:class:`atmtcp.internetwork.Ewa`'s defaults). The utilization's
+denominator is section 2's: the maximum TCP throughput over the VC at L1's full rate (133.4 Mbit/s).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ... import model as m
-from ...compiler import cell_time_ns
-from ...internetwork import Ewa, PriorityVc, RouterPolicy, RouterPort
-from ...kernel.aal5 import packet_cells
-from ...topologies import ewa_network, start_times
-from . import scenario
-from .scenario import AAL5, BUFFER_BYTES, CLOSE_S, DURATION_S, IP_DELAY_S, KB, L1_DELAY_S, MSS, PHASES, RCV_WND
+from .... import model as m
+from ....compiler import cell_time_ns
+from ....internetwork import Ewa, PriorityVc, RouterPolicy, RouterPort
+from ....kernel.aal5 import packet_cells
+from ....topologies import start_times
+from ..shared import scenario as shared
+from ..shared.scenario import (
+    AAL5, BUFFER_BYTES, CLOSE_S, DURATION_S, IP_DELAY_S, KB, L1_DELAY_S, MSS, PHASES, RCV_WND, SAMPLE_S,
+    ewa_network,
+)
 
 MB = 1024 * KB
 EWA = Ewa()
 """ewa 3.2's parameters: logarithmic feedback, alpha from 1, g = 1/128, thresholds 20 % and 60 %,
 w_up 1/8, w_down 1 - 1/32, T = 10 ms (see :class:`atmtcp.internetwork.Ewa`)."""
-SAMPLE_S = scenario.SAMPLE_S
-"""AAP-1's buffer, EWA's alpha, average and feedback, and each connection are sampled every 5 ms."""
 ONE_PHASE = (("0-20 s", 0.0, DURATION_S),)
 
 
@@ -68,15 +70,17 @@ TEN_CLOSES = tuple(CLOSE_S.get(i) for i in range(10))
 """ewa 4.1: "At time t = 10 seconds five of the connections (6-10) close ... three more connections (3-5)
 close. The last two connections remain active until the end of the simulation at time t=20 seconds"."""
 
+
 SMALL_IP = EwaScenario(
     "small_ip", "EWA, IP delay 0.5 ms, ATM 5 ms, 200 KB (section 4.1)",
     ip_delays_s=(IP_DELAY_S,) * 10, atm_delay_s=L1_DELAY_S, buffer_bytes=BUFFER_BYTES, rcv_wnd=RCV_WND,
-    initial_ssthresh=scenario.INITIAL_SSTHRESH, closes_s=TEN_CLOSES)
+    initial_ssthresh=shared.INITIAL_SSTHRESH, closes_s=TEN_CLOSES)
 """ewa 4.1: "The one-way network delay in the IP datagram network is set to 0.5 millisecond, and the
 one-way delay of the ATM backbone to 5 milliseconds ... The buffer size at AAP-1 is set to 200 Kbytes
 ... these network parameters are identical to those used for comparing the Drop-Tail,
 Drop-from-Front, and the RED approaches in Section 2. The maximum window size is set to 200 Kbytes
 ... The ssthresh variable of TCP is initialized to 64 Kbytes"."""
+
 
 LONG_IP = EwaScenario(
     "long_ip", "EWA, IP delay 49 ms, ATM 1 ms, 2 MB, ssthresh 1 MB (section 4.2)",
@@ -89,10 +93,11 @@ have set ssthresh to 1 Mbyte". The window is not given: we apply 4.1's rule ("Th
 is set to 200 Kbytes, so that a single connection will be able to utilize the available bandwidth")
 and set it to the bandwidth-delay product, 2 MB (window scale 6)."""
 
+
 UNEQUAL_IP = EwaScenario(
     "unequal_ip", "EWA, IP delays 1-5 ms, ATM 5 ms, 200 KB (section 4.3)",
     ip_delays_s=tuple(1e-3 * (1 + i % 5) for i in range(10)), atm_delay_s=5e-3, buffer_bytes=BUFFER_BYTES,
-    rcv_wnd=390 * KB, initial_ssthresh=scenario.INITIAL_SSTHRESH, closes_s=TEN_CLOSES)
+    rcv_wnd=390 * KB, initial_ssthresh=shared.INITIAL_SSTHRESH, closes_s=TEN_CLOSES)
 """ewa 4.3: "The one-way delay in the ATM backbone is set to 5 milliseconds ... The one-way IP delay is
 1 millisecond for connections 1 and 6, 2 milliseconds for 2 and 7, and increasing so on to 5
 milliseconds for connections 5 and 10 ... The bandwidth-delay product for the longest connection is
@@ -100,10 +105,11 @@ approximately 390 Kbytes ... we set the buffer capacity to 200 Kbytes"; "we use 
 topology and traffic scenario from the previous experiment" (10 -> 5 -> 2). Window (not given, 4.1's
 rule): 390 KB, the longest connection's bandwidth-delay product; ssthresh 64 KB as in 4.1."""
 
+
 NEW_CONNECTIONS = EwaScenario(
     "new_connections", "EWA, 5 -> 10 -> 2 connections, IP and ATM 5 ms, 390 KB (section 4.4)",
     ip_delays_s=(5e-3,) * 10, atm_delay_s=5e-3, buffer_bytes=390 * KB, rcv_wnd=390 * KB,
-    initial_ssthresh=scenario.INITIAL_SSTHRESH, opens_s=(0.0,) * 5 + (10.0,) * 5,
+    initial_ssthresh=shared.INITIAL_SSTHRESH, opens_s=(0.0,) * 5 + (10.0,) * 5,
     closes_s=(None, None) + (15.0,) * 8)
 """ewa 4.4: "At time t = 0 we activate five TCP sessions (1-5). At time t = 10 seconds, we open five
 more TCP sessions (6-10) ... at time t = 15 seconds we close eight of the ten active connections (3-10)
@@ -111,15 +117,17 @@ more TCP sessions (6-10) ... at time t = 15 seconds we close eight of the ten ac
 set equal to the bandwidth-delay product, which is approximately 390 Kbytes". Window: 390 KB (4.1's
 rule); ssthresh 64 KB."""
 
+
 VARYING_RATE = EwaScenario(
     "varying_rate", "EWA, a high-priority ON/OFF VC on L1, IP and ATM 5 ms, 390 KB (section 4.5)",
     ip_delays_s=(5e-3,) * 10, atm_delay_s=5e-3, buffer_bytes=390 * KB, rcv_wnd=390 * KB,
-    initial_ssthresh=scenario.INITIAL_SSTHRESH, phases=ONE_PHASE, priority_vc=PriorityVc(75e6, 0.05, 0.05))
+    initial_ssthresh=shared.INITIAL_SSTHRESH, phases=ONE_PHASE, priority_vc=PriorityVc(75e6, 0.05, 0.05))
 """ewa 4.5: "all ten TCP connections open at time t = 0 and remain open for the duration of the
 simulation, lasting 20 seconds"; "ON and OFF periods is exponentially distributed with a mean of 50
 milliseconds. When in the ON state, the high priority connection is allocated 75 Mbits/sec ... Both
 the IP and the ATM delays are set to 5 milliseconds and the buffer size is set to 390 Kbytes". Window
 390 KB (4.1's rule), ssthresh 64 KB."""
+
 
 ON_OFF_MEAN_S = 0.2
 """ewa 4.6: "ON-OFF sources where the ON and OFF periods are exponentially distributed, each with an
@@ -129,10 +137,11 @@ NODES, PERSISTENT_PER_NODE, ON_OFF_PER_NODE = 5, 2, 6
 traffic from ON-OFF sessions and the remaining two carry traffic from persistent sessions"."""
 PER_NODE = PERSISTENT_PER_NODE + ON_OFF_PER_NODE
 
+
 ON_OFF = EwaScenario(
     "on_off", "EWA, 10 persistent and 30 ON/OFF connections, IP 49 ms, ATM 1 ms, 2 MB (section 4.6)",
     ip_delays_s=(49e-3,) * (NODES * PER_NODE), atm_delay_s=1e-3, buffer_bytes=2 * MB, rcv_wnd=2 * MB,
-    initial_ssthresh=scenario.INITIAL_SSTHRESH, phases=ONE_PHASE,
+    initial_ssthresh=shared.INITIAL_SSTHRESH, phases=ONE_PHASE,
     on_off=tuple(None if i % PER_NODE < PERSISTENT_PER_NODE else m.OnOff(ON_OFF_MEAN_S, ON_OFF_MEAN_S)
                  for i in range(NODES * PER_NODE)),
     source_nodes=tuple(i // PER_NODE for i in range(NODES * PER_NODE)), start_spread_s=5e-3)
@@ -144,36 +153,24 @@ ones (our numbering). Not given, our choices: 20 s as in 4.1-4.5; each node's co
 destination host of IP network 2; window 2 MB (4.1's rule); ssthresh 64 KB (4.2: "In current TCP
 implementations the initial ssthresh value is in the range of 16 Kbytes-64 Kbytes")."""
 
-RED_ON_OFF = RouterPolicy("red", min_th=150, max_th=400, max_p=0.05, weight=scenario.RED_WEIGHT)
+
+RED_ON_OFF = RouterPolicy("red", min_th=150, max_th=400, max_p=0.05, weight=shared.RED_WEIGHT)
 """ewa 4.6, Figs. 38-39: "with RED (... max_p = 0.05, min_th = 150, max_th = 400 ...)", on the same
 2 MB buffer (the paper names no other); w_q 0.002 as in section 2."""
 
-SCENARIOS = {s.key: s for s in (SMALL_IP, LONG_IP, UNEQUAL_IP, NEW_CONNECTIONS, VARYING_RATE, ON_OFF)}
 
-# --- Fig. 13: the linear feedback against the logarithmic one (section 3.1) ----------------------------------
-OVERCORRECTION = EwaScenario(
-    "overcorrection", "N connections in congestion avoidance, alpha = 1 fixed (section 3.1)",
-    ip_delays_s=(5e-3,) * 40, atm_delay_s=5e-3, buffer_bytes=390 * KB, rcv_wnd=390 * KB,
-    initial_ssthresh=2 * MSS, phases=(("1-5 s", 1.0, 5.0),), duration_s=5.0)
-"""ewa 3.1: "consider an example where N TCP sessions with equal round-trip times are active, with all
-of them in the congestion avoidance phase. Let the parameter alpha be 1"; "With larger feedback delays,
-however, especially when all the connections are in the congestion avoidance phase, such a function
-may cause substantial over-correction". The paper gives no network: we take section 4.4's (IP and ATM
-5 ms, a 10 ms feedback loop, 390 KB), N = 40 (and 10), an initial ssthresh of 2 segments so that
-every connection is in congestion avoidance from its first round trip, 5 s, alpha fixed at 1."""
-OVERCORRECTION_SOURCES = (10, 40)
-FEEDBACKS = ("linear", "log")
+SCENARIOS = {s.key: s for s in (SMALL_IP, LONG_IP, UNEQUAL_IP, NEW_CONNECTIONS, VARYING_RATE, ON_OFF)}
 
 
 def tcp_config(s: EwaScenario) -> m.TcpConfig:
     """Section 2's TCP with the scenario's window and initial ssthresh."""
-    return scenario.tcp_config(s.rcv_wnd, s.initial_ssthresh)
+    return shared.tcp_config(s.rcv_wnd, s.initial_ssthresh)
 
 
 def opening_times(s: EwaScenario, seed: int) -> list[float]:
     """Each connection's open: the scenario's, plus, for seeds above 0, a draw in [0, 10 ms) as in
-    section 2 (:data:`scenario.START_JITTER_S`); section 4.6 draws every seed's in [0, 5 ms)."""
-    spread = s.start_spread_s or (scenario.START_JITTER_S if seed > 0 else 0.0)
+    section 2 (:data:`shared.START_JITTER_S`); section 4.6 draws every seed's in [0, 5 ms)."""
+    spread = s.start_spread_s or (shared.START_JITTER_S if seed > 0 else 0.0)
     return [s.open_at(i) + d for i, d in enumerate(start_times(s.n, spread, seed))]
 
 
@@ -204,11 +201,6 @@ def ewa_run(s: EwaScenario, seed: int, policy: str = "ewa", feedback: str = "log
         for i in range(n))
     trace = m.TraceConfig(ports=("AAP1->ATM",), sample_interval_s=SAMPLE_S)
     return m.Run(net, connections, s.duration_s, seed=seed, aal5=AAL5, trace=trace)
-
-
-def overcorrection_run(feedback: str, n: int, seed: int) -> m.Run:
-    """Fig. 13: ``n`` connections of :data:`OVERCORRECTION`, alpha fixed at 1, linear or logarithmic f."""
-    return ewa_run(OVERCORRECTION, seed, feedback=feedback, adaptive=False, n=n)
 
 
 def buffer_packets(s: EwaScenario) -> int:

@@ -1,8 +1,10 @@
-"""ewa's figures and tables (section 2), drawn from the experiments' Datasets (``notebooks/ewa.ipynb``).
+"""ewa's figures and tables of section 2 (Drop-Tail, Drop-from-Front and RED at AAP-1) and of our studies
+of it, drawn from the experiments' Datasets (``notebooks/ewa.ipynb``).
 
 Each function returns a matplotlib Figure or a pandas DataFrame; saving is
 :func:`atmtcp.figures.save_figure` / :func:`atmtcp.figures.save_table`. Figures show seed 0, the
-paper's run; where a number is shown, the spread over the seeds is beside it.
+paper's run; where a number is shown, the spread over the seeds is beside it (what sections 2-4 share:
+:mod:`atmtcp.papers.ewa.shared.figures`).
 """
 from __future__ import annotations
 
@@ -11,53 +13,14 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ...statistics import interval
+from ....statistics import interval
+from ..shared.figures import l1_utilization_figure, over_seeds
+from ..shared.scenario import BUFFER_BYTES, PHASES
 from .claims import paper_utilization
-from .scenario import BUFFER_BYTES, PHASES, POLICIES
-
-def phase_lines(ax, phases=PHASES):
-    """A dotted line where each phase after the first begins (section 2's by default)."""
-    for _, start, _ in phases[1:]:
-        ax.axvline(start, color="0.5", lw=0.6, ls=":")
+from .scenario import POLICIES
 
 
 # --- Figs. 2-4: three VCs --------------------------------------------------------------------------------------
-def _sequence_panel(ax, run: xr.Dataset, keep):
-    colors = plt.cm.tab10(np.arange(run.sizes["source"]))
-    styles = ("-", "--", ":")
-    for i, source in enumerate(run.source.values):
-        ax.plot(run.time.values[keep], run.seq_packets.sel(source=source).values[keep] / 1000, lw=0.9,
-                color=colors[i], ls=styles[i % 3] if run.sizes["source"] <= 3 else "-", label=str(source))
-    ax.set_ylabel("sequence number (1000 segments)")
-
-
-def sequence_figure(ds: xr.Dataset, title: str, with_buffer: bool = False, zoom_s: float | None = None):
-    """ewa Figs. 2, 5, 7, 9, 11: the highest sequence number each connection has sent (in segments)
-    against time, seed 0; with ``with_buffer`` a second panel shows AAP-1's buffer (packets), with
-    ``zoom_s`` a second panel shows the first ``zoom_s`` seconds."""
-    run = ds.sel(seed=0)
-    rows = 2 if with_buffer or zoom_s else 1
-    fig, axes = plt.subplots(rows, 1, figsize=(7, 3.4 * rows), sharex=bool(with_buffer), squeeze=False,
-                             gridspec_kw={"height_ratios": [3, 2][:rows]})
-    ax = axes[0][0]
-    _sequence_panel(ax, run, slice(None))
-    ax.legend(title="connection", fontsize=7, ncol=2 if run.sizes["source"] > 5 else 1, loc="upper left")
-    if with_buffer:
-        phase_lines(ax)
-        low = axes[1][0]
-        low.plot(run.sample_time.values, run.queue_packets.values, lw=0.4, color="tab:blue")
-        low.set_ylabel("AAP-1 buffer (packets)")
-        phase_lines(low)
-    elif zoom_s:
-        _sequence_panel(axes[1][0], run, run.time.values <= zoom_s)
-        axes[1][0].set_title(f"the first {zoom_s:g} s", fontsize=9)
-        axes[0][0].set_xlabel("time (s)")
-    axes[-1][0].set_xlabel("time (s)")
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    return fig
-
-
 def windows_figure(ds: xr.Dataset, title: str, sources=("1", "3b"), zoom_s: float = 2.0):
     """ewa Fig. 3: the congestion windows of one long (1) and the short (3b) connection, seed 0:
     the whole run, and its first ``zoom_s`` seconds."""
@@ -128,30 +91,10 @@ def buffer_start_figure(ds: xr.Dataset, title: str, span_s: float = 2.0):
 
 # --- Figs. 6, 8, 10, 12: utilization per 250 ms ---------------------------------------------------------------------
 def utilization_figure(ds: xr.Dataset, title: str, target: str | None = None):
-    """ewa Figs. 6, 8, 10, 12: L1's effective utilization per 250 ms, seed 0, with the range over the
-    seeds shaded, each phase's mean (solid) and, where the text gives it, the paper's (dashed)."""
-    fig, ax = plt.subplots(figsize=(7, 3.4))
-    ends = ds.interval.values
-    ax.fill_between(ends, ds.utilization.min("seed"), ds.utilization.max("seed"), step="pre", color="tab:blue",
-                    alpha=0.2, lw=0, label=f"range over {ds.sizes['seed']} seeds")
-    ax.step(ends, ds.utilization.sel(seed=0).values, where="pre", lw=0.9, color="tab:blue", label="seed 0")
-    paper = paper_utilization(target) if target else {}
-    for name, start, end in PHASES:
-        mean = float(ds.utilization_phase.sel(phase=name).mean())
-        ax.hlines(mean, start, end, color="tab:blue", lw=2)
-        ax.text((start + end) / 2, min(mean + 0.03, 1.05), f"{mean:.2f}", ha="center", fontsize=8, color="tab:blue")
-        if name in paper:
-            ax.hlines(paper[name], start, end, color="tab:red", lw=2, ls="--",
-                      label="paper (text)" if name == PHASES[0][0] else None)
-    phase_lines(ax)
-    ax.set_ylim(0, 1.1)
-    ax.set_xlim(0, ends[-1])
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("effective utilization of L1")
-    ax.legend(fontsize=8, loc="lower left")
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    return fig
+    """ewa Figs. 6, 8, 10, 12: L1's effective utilization per 250 ms, seed 0, the range over the seeds and
+    each phase's mean (:func:`~atmtcp.papers.ewa.shared.figures.l1_utilization_figure`), with the paper's
+    where the text gives it for ``target``."""
+    return l1_utilization_figure(ds, title, PHASES, paper_utilization(target) if target else {})
 
 
 def phase_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
@@ -192,7 +135,7 @@ def connection_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
 def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
     """``ewa.tcp_sensitivity``: for each policy and reading of ewa's TCP, the mean over seeds of L1's
     utilization per phase (beside the paper's where the text gives it), the last phase's share ratio,
-    the timeouts of all ten connections and the loss regime (:mod:`atmtcp.papers.ewa.regime`)."""
+    the timeouts of all ten connections and the loss regime (:mod:`atmtcp.papers.ewa.section2.regime`)."""
     paper = {"drop_tail": paper_utilization("ewa.fig6"), "drop_from_front": paper_utilization("ewa.fig8")}
     rows = []
     for policy in ds.policy.values:
@@ -253,7 +196,7 @@ def red_study_figure(ds: xr.Dataset, title: str):
 
 
 def regime_table(data: dict[str, xr.Dataset]) -> pd.DataFrame:
-    """ewa 2's loss regime per policy of Figs. 5-12 (:mod:`atmtcp.papers.ewa.regime`): overflow
+    """ewa 2's loss regime per policy of Figs. 5-12 (:mod:`atmtcp.papers.ewa.section2.regime`): overflow
     episodes after 1 s, packets a connection loses in an episode that hits it, the share of such hits
     with two or more losses, timeouts per connection after 1 s, and the last phase's share ratio;
     each the mean over seeds with the 5th-95th percentiles of one run."""
@@ -297,14 +240,14 @@ def sensitivity_figure(ds: xr.Dataset, title: str):
     return fig
 
 
-# --- the report -----------------------------------------------------------------------------------------------------
+# --- the report -------------------------------------------------------------------------------------------------------
 def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: list[str], phases: pd.DataFrame,
                    quick: bool) -> str:
     """reStructuredText for the HTML report's front page: :func:`atmtcp.figures.report_summary` (the
     targets, the claims, and per target how many of the paper's values fall inside our 90 % interval
     over seeds, the mean difference of fractions in points and of quantities in % of the paper, never
     averaged together), then L1's utilization per phase beside the paper's (:func:`phase_table`)."""
-    from ...figures import report_summary as summary
+    from ....figures import report_summary as summary
     table = phases[["paper", "utilization", "low", "high", "fairness"]].round(3)
     return summary("ewa", comparison, verdicts, targets,
                    {"L1's effective utilization per phase, section 2: the paper's and ours over the seeds (mean, "
@@ -312,12 +255,6 @@ def report_summary(comparison: pd.DataFrame, verdicts: pd.DataFrame, targets: li
 
 
 # --- numbers the notebook's prose cites -------------------------------------------------------------------------------
-def over_seeds(quantities: dict[str, xr.DataArray]) -> pd.DataFrame:
-    """Per named quantity (one value per seed): its mean over the seeds, the lowest and the highest seed."""
-    return pd.DataFrame([{"quantity": name, "mean": float(v.mean()), "lowest seed": float(v.min()),
-                          "highest seed": float(v.max())} for name, v in quantities.items()]).set_index("quantity")
-
-
 def buffer_start_numbers(ds: xr.Dataset, span_s: float = 2.0, seed: int = 0) -> pd.Series:
     """What :func:`buffer_start_figure` shows, in numbers: when AAP-1's buffer first fills (within two
     packets of its size), until when it then stays below a quarter of its size, and how often it fills

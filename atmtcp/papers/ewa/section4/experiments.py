@@ -1,13 +1,11 @@
-"""ewa sections 3 and 4: the targets ``ewa.fig13`` ... ``ewa.fig39``.
+"""ewa section 4, EWA's evaluation: the targets ``ewa.fig14`` ... ``ewa.fig39`` and ``ewa.ssthresh_study``.
 
-- Fig. 13 (``overcorrection_point``): N connections in congestion avoidance, alpha fixed at 1, the
-  linear feedback (eq. 3.3) beside the logarithmic one (eq. 3.4): AAP-1's buffer over time and its
-  statistics from 1 s on.
 - Figs. 14-37 (``ewa_point``): the scenarios of sections 4.1-4.6 with EWA at AAP-1, four figures
   each (sequence numbers; AAP-1's buffer; each connection's utilization per 250 ms; L1's), all four
   the same runs; Figs. 38-39: section 4.6 with RED instead of EWA.
+- ``ewa.ssthresh_study``: section 4.2's run with an initial ssthresh of 1 MB and of 512 KB, to 50 s.
 
-Definitions (section 2's, :mod:`atmtcp.papers.ewa.experiments`, and):
+Definitions (every section's, :mod:`atmtcp.papers.ewa.shared.measures`, and):
 
 - *Steady part* of a phase: from :data:`STEADY_AFTER_S` after its start to its end (4.1: "Except for
   brief periods when the number of active connections changes"; 4.4: "Within approximately half a
@@ -23,26 +21,23 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...compiler import cell_time_ns
-from ...experiment import Experiment, grid
-from ...metrics import fairness_index
-from ...simulate import simulate
-from .experiments import SEEDS, TRACE_STEP_S, _attrs, _copy_of, _seed_points, phase_numbers, seeds, utilization
-from .scenario import INTERVAL_S, MSS, max_tcp_throughput_mbps
-from .scenario_ewa import (
-    FEEDBACKS, OVERCORRECTION, OVERCORRECTION_SOURCES, SCENARIOS, SSTHRESH_STUDY_KB, EwaScenario, buffer_packets,
-    ewa_run, long_ip_with_ssthresh, overcorrection_run, pipe_packets,
+from ....compiler import cell_time_ns
+from ....experiment import Experiment, grid
+from ....simulate import simulate
+from ..shared.measures import SEEDS, TRACE_STEP_S, attrs, copy_of, phase_numbers, seed_points, seeds, utilization
+from ..shared.scenario import INTERVAL_S, MSS, max_tcp_throughput_mbps
+from .scenario import (
+    SCENARIOS, SSTHRESH_STUDY_KB, EwaScenario, buffer_packets, ewa_run, long_ip_with_ssthresh, pipe_packets,
 )
 
-# Seeds as section 2 (:func:`.experiments.seeds`, and the rule in :mod:`atmtcp.papers.ewa.experiments`):
-# seed 0 is the paper's run (connections open at their times exactly; section 4.6's starts are drawn in
-# [0, 5 ms) for every seed), the others open them within 10 ms; the ON/OFF periods and the priority VC's
-# come from the run's seed. Traces every TRACE_STEP_S, as section 2.
-OVERCORRECTION_SEEDS, QUICK_OVERCORRECTION_SEEDS = 5, 1
-"""Fig. 13 is a sketch in the paper: no number of it is compared (data/reference/ewa.csv has only its
-alpha), so five runs per case serve its claims (one run of 5 s takes about 0.05 s)."""
+# Seeds as every section's (:func:`atmtcp.papers.ewa.shared.measures.seeds`): seed 0 is the paper's run
+# (connections open at their times exactly; section 4.6's starts are drawn in [0, 5 ms) for every seed),
+# the others open them within 10 ms; the ON/OFF periods and the priority VC's come from the run's seed.
+# Traces every TRACE_STEP_S, as section 2.
+
 STEADY_AFTER_S = 0.5
 """The first half second of each phase is its transient (see the module docstring)."""
+
 
 FIGURES = {
     # scenario: (sequence numbers, buffer, per-connection utilization, L1's utilization)
@@ -56,6 +51,11 @@ FIGURES = {
 """Each scenario's four figures in the paper's order (section 4.6's third is the windows, Fig. 36)."""
 RED_FIGURES = ("ewa.fig38", "ewa.fig39")
 """Section 4.6 with RED: sequence numbers (Fig. 38) and L1's utilization (Fig. 39)."""
+
+
+def scenario_of(target: str) -> str:
+    """The key of the scenario whose figures include ``target`` (:data:`FIGURES`)."""
+    return next(key for key, targets in FIGURES.items() if target in targets)
 
 
 def steady_phases(s: EwaScenario) -> tuple:
@@ -117,37 +117,36 @@ def on_off_over_persistent(throughput: np.ndarray, applications: list[str]) -> f
     return throughput[kinds == "on_off"].mean() / throughput[kinds == "persistent"].mean()
 
 
-def summarize_ewa(ds: xr.Dataset, run, s: EwaScenario) -> xr.Dataset:
-    """One run of a section 4 scenario reduced to what its figures and claims read (module docstring)."""
-    ends, per_source = utilization(ds)
+def _phase_variables(ds: xr.Dataset, s: EwaScenario, step: int, applications: list[str], ends: np.ndarray,
+                     per_source: np.ndarray) -> dict:
+    """L1's utilization per 250 ms, and per phase (whole and steady part): utilization, fairness and shares,
+    AAP-1's buffer and alpha, the recovery and underflow after the phase's start (``ends``, ``per_source``:
+    :func:`atmtcp.papers.ewa.shared.measures.utilization`)."""
     open_sets = [s.open_in(start, end) for _, start, end in s.phases]
     whole = phase_numbers(ends, per_source, s.phases, open_sets)
     steady = phase_numbers(ends, per_source, steady_phases(s), open_sets)
     times = ds.sample_time.values
-    step = int(round(TRACE_STEP_S / run.trace.sample_interval_s))
     queue = ds.queue_packets_sampled.values[:, 0]
     in_steady = _in_phase(times, steady_phases(s))
     alpha = ds.sampled_alpha.values[:, 0]
-    n = len(run.connections)
     windows = np.minimum(ds.sampled_cwnd.values, ds.sampled_snd_wnd.values)[::step]
     transitions = transition_numbers(times, queue, times[::step], windows, s.phases, open_sets)
-    applications = ["on_off" if c.on_off else "persistent" for c in run.connections]
     capacity = max_tcp_throughput_mbps()
     later = ends > 1.0 + 1e-9
-    phase_var = lambda values, units, name: ("phase", np.asarray(values), _attrs(units, name))  # noqa: E731
-    out = xr.Dataset({
-        "utilization": ("interval", per_source.sum(1), _attrs("1", "effective utilization of L1 per 250 ms")),
+    phase_var = lambda values, units, name: ("phase", np.asarray(values), attrs(units, name))  # noqa: E731
+    return {
+        "utilization": ("interval", per_source.sum(1), attrs("1", "effective utilization of L1 per 250 ms")),
         "source_utilization": (("interval", "source"), per_source,
-                               _attrs("1", "each connection's part of L1's effective utilization per 250 ms")),
+                               attrs("1", "each connection's part of L1's effective utilization per 250 ms")),
         "utilization_phase": phase_var(whole["utilization"], "1", "L1's effective utilization, mean of the phase"),
         "fairness_phase": phase_var(whole["fairness"], "1", "Jain's index of the open connections' throughputs"),
         "share_ratio_phase": phase_var(whole["ratio"], "1", "the largest throughput of the phase over the second"),
         "throughput_phase": (("phase", "source"), whole["throughput"],
-                             _attrs("Mbit/s", "each connection's TCP payload on L1 in the phase")),
+                             attrs("Mbit/s", "each connection's TCP payload on L1 in the phase")),
         "utilization_steady": phase_var(steady["utilization"], "1", "L1's utilization after the first 0.5 s"),
         "fairness_steady": phase_var(steady["fairness"], "1", "Jain's index after the phase's first 0.5 s"),
         "throughput_steady": (("phase", "source"), steady["throughput"],
-                              _attrs("Mbit/s", "each connection's throughput after the phase's first 0.5 s")),
+                              attrs("Mbit/s", "each connection's throughput after the phase's first 0.5 s")),
         "empty_fraction_steady": phase_var([(queue[m] == 0).mean() for m in in_steady], "1",
                                            "share of the 5 ms samples after the phase's first 0.5 s that find "
                                            "AAP-1's buffer empty"),
@@ -164,97 +163,87 @@ def summarize_ewa(ds: xr.Dataset, run, s: EwaScenario) -> xr.Dataset:
                                       "mean transmission window of the phase's connections before its start"),
         "window_after_kb": phase_var(transitions["after_kb"], "KB",
                                      "mean transmission window of the phase's connections when its underflow ends"),
-        "utilization_min": ((), per_source[later].sum(1).min(), _attrs("1", "L1's lowest 250 ms utilization after 1 s")),
+        "utilization_min": ((), per_source[later].sum(1).min(), attrs("1", "L1's lowest 250 ms utilization after 1 s")),
         "on_off_over_persistent": ((), on_off_over_persistent(whole["throughput"].mean(0), applications),
-                                   _attrs("1", "ON/OFF connections' mean throughput over the persistent ones'")),
+                                   attrs("1", "ON/OFF connections' mean throughput over the persistent ones'")),
+    }
+
+
+def _trace_variables(ds: xr.Dataset, step: int) -> dict:
+    """Each connection's sequence number and windows every :data:`TRACE_STEP_S`; AAP-1's buffer and EWA's
+    state at every sample."""
+    queue = ds.queue_packets_sampled.values[:, 0]
+    alpha = ds.sampled_alpha.values[:, 0]
+    return {
         "seq_packets": (("time", "source"), ds.sampled_snd_max.values[::step] / MSS,
-                        _attrs("packet", "highest sequence number sent, in segments")),
+                        attrs("packet", "highest sequence number sent, in segments")),
         "cwnd": (("time", "source"), ds.sampled_cwnd.values[::step],
-                 {**_attrs("byte", "congestion window"), "interpolation": "previous"}),
+                 {**attrs("byte", "congestion window"), "interpolation": "previous"}),
         "window_fed_back": (("time", "source"), ds.sampled_snd_wnd.values[::step],
-                            {**_attrs("byte", "advertised window of the last ACK the source received (EWA's W'_r)"),
+                            {**attrs("byte", "advertised window of the last ACK the source received (EWA's W'_r)"),
                              "interpolation": "previous"}),
-        "queue_packets": ("sample_time", queue, _attrs("packet", "packets in AAP-1's buffer")),
+        "queue_packets": ("sample_time", queue, attrs("packet", "packets in AAP-1's buffer")),
         "queue_dropped": ("sample_time", ds.queue_dropped_sampled.values[:, 0],
-                          _attrs("packet", "packets AAP-1 had dropped by the instant")),
-        "alpha": ("sample_time", alpha, _attrs("1", "EWA's alpha (ewa 3.2)")),
+                          attrs("packet", "packets AAP-1 had dropped by the instant")),
+        "alpha": ("sample_time", alpha, attrs("1", "EWA's alpha (ewa 3.2)")),
         "average_queue": ("sample_time", ds.sampled_average_queue.values[:, 0],
-                          _attrs("packet", "EWA's average queue (gain 1/128, at each ACK)")),
+                          attrs("packet", "EWA's average queue (gain 1/128, at each ACK)")),
         "feedback": ("sample_time", ds.sampled_feedback.values[:, 0],
-                     _attrs("packet", "EWA's feedback f(B - Q) at the instant")),
+                     attrs("packet", "EWA's feedback f(B - Q) at the instant")),
         "available_rate": ("sample_time", ds.sampled_available_rate.values[:, 0],
-                           _attrs("1", "share of L1's rate left to the TCP VC (the priority VC, ewa 4.5)")),
-        "packets_dropped": ("source", ds.packets_dropped_by_source.values, _attrs("packet", "packets dropped at AAP-1")),
-        "timeouts": ("source", ds.timeouts.values, _attrs("1", "retransmission timeouts")),
-        "fast_retransmits": ("source", ds.fast_retransmits.values, _attrs("1", "fast retransmits")),
-        "retransmissions": ("source", ds.retransmissions.values, _attrs("1", "segments sent again")),
-        "goodput_mbps": ("source", ds.goodput_bps.values / 1e6, _attrs("Mbit/s", "in-order bytes delivered x 8 / 20 s")),
-        "packets_dropped_total": ((), int(ds.packets_dropped_by_source.sum()), _attrs("packet", "packets dropped at AAP-1")),
-        "available_share": ((), available_share(ds, s), _attrs("1", "mean share of L1's rate left to TCP")),
+                           attrs("1", "share of L1's rate left to the TCP VC (the priority VC, ewa 4.5)")),
+    }
+
+
+def _count_variables(ds: xr.Dataset, s: EwaScenario) -> dict:
+    """Per connection and per run: drops, timeouts, retransmissions, goodput; the share of L1 left to TCP and
+    of the ACKs EWA lowered."""
+    return {
+        "packets_dropped": ("source", ds.packets_dropped_by_source.values, attrs("packet", "packets dropped at AAP-1")),
+        "timeouts": ("source", ds.timeouts.values, attrs("1", "retransmission timeouts")),
+        "fast_retransmits": ("source", ds.fast_retransmits.values, attrs("1", "fast retransmits")),
+        "retransmissions": ("source", ds.retransmissions.values, attrs("1", "segments sent again")),
+        "goodput_mbps": ("source", ds.goodput_bps.values / 1e6, attrs("Mbit/s", "in-order bytes delivered x 8 / 20 s")),
+        "packets_dropped_total": ((), int(ds.packets_dropped_by_source.sum()), attrs("packet", "packets dropped at AAP-1")),
+        "available_share": ((), available_share(ds, s), attrs("1", "mean share of L1's rate left to TCP")),
         "acks_marked_down": ((), float(ds.ewa_acks_marked_down.sum() / max(1, int(ds.ewa_acks.sum()))),
-                             _attrs("1", "share of the ACKs whose window EWA lowered")),
-    }, coords={
-        "interval": ("interval", ends, _attrs("s", "end of the 250 ms interval")),
-        "source": ("source", np.arange(1, n + 1), _attrs("1", "connection (1-N)")),
+                             attrs("1", "share of the ACKs whose window EWA lowered")),
+    }
+
+
+def summarize_ewa(ds: xr.Dataset, run, s: EwaScenario) -> xr.Dataset:
+    """One run of a section 4 scenario reduced to what its figures and claims read (module docstring)."""
+    ends, per_source = utilization(ds)
+    times = ds.sample_time.values
+    step = int(round(TRACE_STEP_S / run.trace.sample_interval_s))
+    n = len(run.connections)
+    applications = ["on_off" if c.on_off else "persistent" for c in run.connections]
+    variables = {**_phase_variables(ds, s, step, applications, ends, per_source), **_trace_variables(ds, step),
+                 **_count_variables(ds, s)}
+    out = xr.Dataset(variables, coords={
+        "interval": ("interval", ends, attrs("s", "end of the 250 ms interval")),
+        "source": ("source", np.arange(1, n + 1), attrs("1", "connection (1-N)")),
         "phase": [name for name, _, _ in s.phases],
-        "time": ("time", times[::step], _attrs("s", "simulated time")),
-        "sample_time": ("sample_time", times, _attrs("s", "sampling instant")),
+        "time": ("time", times[::step], attrs("s", "simulated time")),
+        "sample_time": ("sample_time", times, attrs("s", "sampling instant")),
         "application": ("source", applications,
-                        _attrs("1", "the connection's application (ewa 4.6)")),
+                        attrs("1", "the connection's application (ewa 4.6)")),
         "ip_delay_ms": ("source", [1e3 * d for d in s.ip_delays_s[:n]],
-                        _attrs("ms", "one-way delay of the source's link in IP network 1")),
-        "source_node": ("source", [int(c.src[1:]) for c in run.connections], _attrs("1", "source host")),
+                        attrs("ms", "one-way delay of the source's link in IP network 1")),
+        "source_node": ("source", [int(c.src[1:]) for c in run.connections], attrs("1", "source host")),
     })
-    out["max_tcp_throughput_mbps"] = xr.DataArray(max_tcp_throughput_mbps(), attrs=_attrs(
+    out["max_tcp_throughput_mbps"] = xr.DataArray(max_tcp_throughput_mbps(), attrs=attrs(
         "Mbit/s", "maximum TCP throughput over the AAL5 VC at L1's full rate: utilization's denominator"))
     return out
 
 
 def ewa_point(key: str, policy: str = "ewa"):
+    """The ``run_point`` of scenario ``key``'s runs with ``policy`` at AAP-1: :func:`summarize_ewa`."""
     def run_point(point: dict, quick: bool) -> xr.Dataset:
         s = SCENARIOS[key]
         run = ewa_run(s, point["seed"], policy)
         return summarize_ewa(simulate(run), run, s)
     return run_point
-
-
-def summarize_overcorrection(ds: xr.Dataset, run) -> xr.Dataset:
-    """One run of Fig. 13: AAP-1's buffer every 5 ms, its statistics from 1 s on, L1's utilization
-    from 1 s on, drops, timeouts and the mean window fed back."""
-    s = OVERCORRECTION
-    (_, start, end), = s.phases
-    times = ds.sample_time.values
-    queue = ds.queue_packets_sampled.values[:, 0]
-    late = (times > start) & (times <= end)
-    ends, per_source = utilization(ds)
-    inside = (ends > start + 1e-9) & (ends <= end + 1e-9)
-    fed_back = ds.sampled_snd_wnd.values[late] / MSS
-    scalar = lambda value, units, name: ((), value, _attrs(units, name))  # noqa: E731
-    return xr.Dataset({
-        "queue_packets": ("sample_time", queue, _attrs("packet", "packets in AAP-1's buffer")),
-        "feedback": ("sample_time", ds.sampled_feedback.values[:, 0],
-                     _attrs("packet", "EWA's feedback f(B - Q) at the instant")),
-        "queue_mean": scalar(queue[late].mean(), "packet", "AAP-1's mean buffer from 1 s on"),
-        "queue_sd": scalar(queue[late].std(), "packet", "its standard deviation over the 5 ms samples"),
-        "queue_min": scalar(int(queue[late].min()), "packet", "its smallest sample"),
-        "queue_max": scalar(int(queue[late].max()), "packet", "its largest sample"),
-        "empty_fraction": scalar((queue[late] == 0).mean(), "1", "share of the samples finding it empty"),
-        "utilization": scalar(per_source[inside].sum(1).mean(), "1", "L1's effective utilization from 1 s on"),
-        "fairness": scalar(fairness_index(per_source[inside].mean(0)), "1", "Jain's index from 1 s on"),
-        "window_fed_back": scalar(fed_back.mean(), "packet", "mean window fed back (segments) from 1 s on"),
-        "packets_dropped": scalar(int(ds.packets_dropped_by_source.sum()), "packet", "packets dropped at AAP-1"),
-        "timeouts": scalar(int(ds.timeouts.sum()), "1", "retransmission timeouts, all connections"),
-    }, coords={"sample_time": ("sample_time", times, _attrs("s", "sampling instant"))})
-
-
-def overcorrection_point(point: dict, quick: bool) -> xr.Dataset:
-    run = overcorrection_run(point["feedback"], point["sources"], point["seed"])
-    return summarize_overcorrection(simulate(run), run)
-
-
-def overcorrection_points(quick: bool) -> list[dict]:
-    count = QUICK_OVERCORRECTION_SEEDS if quick else OVERCORRECTION_SEEDS
-    return grid(feedback=list(FEEDBACKS), sources=list(OVERCORRECTION_SOURCES), seed=list(range(count)))
 
 
 STUDY_SEEDS, QUICK_STUDY_SEEDS = SEEDS, 2
@@ -274,17 +263,18 @@ def ssthresh_point(point: dict, quick: bool) -> xr.Dataset:
     return ds[["utilization", "utilization_phase", "recovery_s", "window_before_kb", "window_after_kb"]]
 
 
+def scenario_parameters(s: EwaScenario, seed_count: int) -> dict:
+    """The fixed parameters of the runs of ``s`` (``seed_count`` of them), as netCDF attributes."""
+    return {"mss_bytes": MSS, "duration_s": s.duration_s, "interval_s": INTERVAL_S,
+            "max_tcp_throughput_mbps": max_tcp_throughput_mbps(), "buffer_bytes": s.buffer_bytes,
+            "buffer_packets": buffer_packets(s), "pipe_packets": pipe_packets(s), "rcv_wnd_bytes": s.rcv_wnd,
+            "initial_ssthresh_bytes": s.initial_ssthresh, "atm_delay_s": s.atm_delay_s, "seeds": seed_count,
+            "steady_after_s": STEADY_AFTER_S}
+
+
 def parameters(key: str):
-    """The fixed parameters of a scenario's runs, as netCDF attributes."""
-    def of(quick: bool) -> dict:
-        s = SCENARIOS.get(key, OVERCORRECTION)
-        return {"mss_bytes": MSS, "duration_s": s.duration_s, "interval_s": INTERVAL_S,
-                "max_tcp_throughput_mbps": max_tcp_throughput_mbps(), "buffer_bytes": s.buffer_bytes,
-                "buffer_packets": buffer_packets(s), "pipe_packets": pipe_packets(s), "rcv_wnd_bytes": s.rcv_wnd,
-                "initial_ssthresh_bytes": s.initial_ssthresh, "atm_delay_s": s.atm_delay_s,
-                "seeds": len(seeds(quick)) if key in SCENARIOS else
-                (QUICK_OVERCORRECTION_SEEDS if quick else OVERCORRECTION_SEEDS), "steady_after_s": STEADY_AFTER_S}
-    return of
+    """The ``parameters`` of scenario ``key``'s experiments: :func:`scenario_parameters`, a run per seed."""
+    return lambda quick: scenario_parameters(SCENARIOS[key], len(seeds(quick)))
 
 
 def _scenario_experiments(key: str) -> list[Experiment]:
@@ -293,23 +283,19 @@ def _scenario_experiments(key: str) -> list[Experiment]:
     what = ("sequence numbers", "AAP-1's buffer, alpha and the window fed back",
             "transmission windows of one ON/OFF and one persistent connection" if key == "on_off"
             else "each connection's utilization per 250 ms", "effective utilization of L1 per 250 ms")
-    experiments = [Experiment(first, f"{s.title}: {what[0]}", _seed_points, ewa_point(key), parameters=parameters(key))]
-    experiments += [Experiment(target, f"{s.title}: {title}", parents=(first,), derive=_copy_of(first))
+    experiments = [Experiment(first, f"{s.title}: {what[0]}", seed_points, ewa_point(key), parameters=parameters(key))]
+    experiments += [Experiment(target, f"{s.title}: {title}", parents=(first,), derive=copy_of(first))
                     for target, title in zip(rest, what[1:])]
     return experiments
 
 
 ON_OFF_RED_TITLE = "RED (max_p 0.05, min_th 150, max_th 400) instead of EWA, 10 persistent and 30 ON/OFF connections"
-
 EXPERIMENTS = [
-    Experiment("ewa.fig13", "The linear feedback (eq. 3.3) against the logarithmic (3.4), alpha = 1, N connections "
-               "in congestion avoidance", overcorrection_points, overcorrection_point,
-               parameters=parameters("overcorrection")),
     *(e for key in FIGURES for e in _scenario_experiments(key)),
-    Experiment(RED_FIGURES[0], f"{ON_OFF_RED_TITLE}: sequence numbers", _seed_points, ewa_point("on_off", "red"),
+    Experiment(RED_FIGURES[0], f"{ON_OFF_RED_TITLE}: sequence numbers", seed_points, ewa_point("on_off", "red"),
                parameters=parameters("on_off")),
     Experiment(RED_FIGURES[1], f"{ON_OFF_RED_TITLE}: effective utilization of L1 per 250 ms",
-               parents=(RED_FIGURES[0],), derive=_copy_of(RED_FIGURES[0])),
+               parents=(RED_FIGURES[0],), derive=copy_of(RED_FIGURES[0])),
     Experiment("ewa.ssthresh_study", "Section 4.2's run with an initial ssthresh of 1 MB and of 512 KB, to 50 s",
                ssthresh_points, ssthresh_point, parameters=parameters("long_ip"),
                notes="not a figure of the paper: the numbers of section 4.2's last paragraph"),

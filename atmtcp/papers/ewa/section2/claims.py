@@ -1,18 +1,19 @@
-"""ewa's claims about section 2's results, each a check on the reproduced datasets.
+"""ewa's claims about section 2's results (Drop-Tail, Drop-from-Front and RED at AAP-1), each a check on
+the reproduced datasets.
 
 Each quotes its sentence, names the targets it reads and computes its verdict from the data
 (:class:`atmtcp.claims.Claim`). The paper shows one run per figure, one draw of what its scenario
-leaves random (:mod:`atmtcp.papers.ewa.experiments`); its sentences are about that run. So every claim
+leaves random (:mod:`atmtcp.papers.ewa.shared.measures`); its sentences are about that run. So every claim
 is read on the distribution over our seeds (``seed_share``): its check runs on the mean over the
 seeds and on each seed alone (datasets without a ``seed`` axis), and the claim passes when the mean
-passes and at least :data:`SEED_SHARE` of the seeds do; the detail says how many agree. Where the
+passes and at least :data:`atmtcp.claims.SEED_SHARE` of the seeds do; the detail says how many agree. Where the
 paper says "in every run" (a count that must hold each time), the share is 1. Tolerances the paper
 does not give are stated with each claim.
 """
 from __future__ import annotations
 
-from ...claims import SEED_SHARE, Claim, Verdict
-from ...reference import load_reference
+from ....claims import Verdict
+from ..shared.claims import claim, paper_by_phase
 
 UTILIZATION_TOLERANCE = 0.10
 """'approximately 70 %' read as within 10 points of utilization."""
@@ -40,9 +41,7 @@ EVERY_RUN = 1.0
 
 def paper_utilization(target: str) -> dict[str, float]:
     """The paper's utilization of L1 per phase for ``target`` (``data/reference/ewa.csv``)."""
-    ref = load_reference("ewa")
-    rows = ref[(ref.target == target) & (ref.metric == "l1_utilization")]
-    return dict(zip(rows.phase, rows.value.astype(float)))
+    return paper_by_phase(target, "l1_utilization")
 
 
 # The checks read one run, or the mean over the seeds: datasets without a ``seed`` axis.
@@ -120,41 +119,39 @@ def _repeated_slow_start(d):
 
 
 CLAIMS = [
-    Claim("drop_tail_utilization", "ewa", "During the first 10 secs the utilization is approximately 70% ... limiting "
+    claim("drop_tail_utilization", "During the first 10 secs the utilization is approximately 70% ... limiting "
           "the utilization of link L1 to approximately 50% ... during the last 5 seconds ... the link utilization "
-          "improves to approximately 80% (Fig. 6).", ("ewa.fig6",), _utilization_near_paper("ewa.fig6"), SEED_SHARE),
-    Claim("drop_tail_fair_first_phase", "ewa", "We observe that once steady state is reached, all connections make "
+          "improves to approximately 80% (Fig. 6).", ("ewa.fig6",), _utilization_near_paper("ewa.fig6")),
+    claim("drop_tail_fair_first_phase", "We observe that once steady state is reached, all connections make "
           "fair progress during the first 10 seconds (Fig. 5).", ("ewa.fig5",),
-          _fair_phases("ewa.fig5", ("0-10 s",)), SEED_SHARE),
-    Claim("drop_tail_unfair_last_phase", "ewa", "This, however, occurs at the cost of degraded fairness ... one of the "
+          _fair_phases("ewa.fig5", ("0-10 s",))),
+    claim("drop_tail_unfair_last_phase", "This, however, occurs at the cost of degraded fairness ... one of the "
           "connections ... will increase its window much faster, thus obtaining a larger portion of the available "
-          "bandwidth (Figs. 5, 6).", ("ewa.fig5",), _last_phase_ratio("ewa.fig5", unfair=True), SEED_SHARE),
-    Claim("drop_from_front_utilization", "ewa", "the link utilization during the first 10 seconds is approximately "
+          "bandwidth (Figs. 5, 6).", ("ewa.fig5",), _last_phase_ratio("ewa.fig5", unfair=True)),
+    claim("drop_from_front_utilization", "the link utilization during the first 10 seconds is approximately "
           "90% ... approximately 75% ... during the last 5 seconds ... approximately 90% (Fig. 8).", ("ewa.fig8",),
-          _utilization_near_paper("ewa.fig8"), SEED_SHARE),
-    Claim("drop_from_front_over_drop_tail", "ewa", "approximately 90% compared to 70% with Drop-Tail AAPs ... "
+          _utilization_near_paper("ewa.fig8")),
+    claim("drop_from_front_over_drop_tail", "approximately 90% compared to 70% with Drop-Tail AAPs ... "
           "approximately 75% compared to 50% for Drop-Tail (Figs. 6, 8).", ("ewa.fig8", "ewa.fig6"),
-          _better_in_every_phase("ewa.fig8", "ewa.fig6"), SEED_SHARE),
-    Claim("drop_from_front_fair_last_phase", "ewa", "In contrast to the Drop-Tail case, the progress of the two "
-          "active TCP connections is fair (Fig. 7).", ("ewa.fig7",), _last_phase_ratio("ewa.fig7", unfair=False),
-          SEED_SHARE),
-    Claim("long_connections_below_short", "ewa", "The average throughput for each connection is shown in Figure 4, "
+          _better_in_every_phase("ewa.fig8", "ewa.fig6")),
+    claim("drop_from_front_fair_last_phase", "In contrast to the Drop-Tail case, the progress of the two "
+          "active TCP connections is fair (Fig. 7).", ("ewa.fig7",), _last_phase_ratio("ewa.fig7", unfair=False)),
+    claim("long_connections_below_short", "The average throughput for each connection is shown in Figure 4, "
           "where the long connections can be seen to receive significantly lower throughput as compared to the "
-          "short connection.", ("ewa.fig4",), _long_below_short, SEED_SHARE),
-    Claim("repeated_slow_start", "ewa", "Observe that all three connections periodically go through slow-start "
+          "short connection.", ("ewa.fig4",), _long_below_short),
+    claim("repeated_slow_start", "Observe that all three connections periodically go through slow-start "
           "because of buffer overflows in AAP-1 (Figs. 2, 3).", ("ewa.fig2",), _repeated_slow_start, EVERY_RUN),
-    Claim("red_002_fair", "ewa", "During the first 10 seconds all connections progress in a fair manner ... However, "
+    claim("red_002_fair", "During the first 10 seconds all connections progress in a fair manner ... However, "
           "RED succeeds in achieving fairness (Figs. 9, 10).", ("ewa.fig9",),
-          _fair_phases("ewa.fig9", ("0-10 s", "10-15 s", "15-20 s")), SEED_SHARE),
-    Claim("red_002_above_drop_tail", "ewa", "The simulation results presented in this section suggest that RED has the "
+          _fair_phases("ewa.fig9", ("0-10 s", "10-15 s", "15-20 s"))),
+    claim("red_002_above_drop_tail", "The simulation results presented in this section suggest that RED has the "
           "potential of improving performance beyond that achieved by Drop-Tail and Drop-from-Front (Figs. 6, 10).",
-          ("ewa.fig10", "ewa.fig6"), _utilization_above("ewa.fig10", "ewa.fig6", ("RED 0.02", "Drop-Tail")),
-          SEED_SHARE),
-    Claim("red_005_below_002", "ewa", "we increased max_p from 0.02 to 0.05 ... the overall performance is further "
+          ("ewa.fig10", "ewa.fig6"), _utilization_above("ewa.fig10", "ewa.fig6", ("RED 0.02", "Drop-Tail"))),
+    claim("red_005_below_002", "we increased max_p from 0.02 to 0.05 ... the overall performance is further "
           "degraded (Figs. 10, 12).", ("ewa.fig10", "ewa.fig12"),
-          _utilization_above("ewa.fig10", "ewa.fig12", ("RED 0.02", "RED 0.05")), SEED_SHARE),
-    Claim("red_005_comparable_to_drop_from_front", "ewa", "and the results are now comparable to those from "
-          "Drop-from-Front (Figs. 8, 12).", ("ewa.fig12", "ewa.fig8"), _red_005_like_dff, SEED_SHARE),
-    Claim("red_005_fair", "ewa", "the connection progress is again fair (Fig. 11).", ("ewa.fig11",),
-          _fair_phases("ewa.fig11", ("0-10 s", "10-15 s", "15-20 s")), SEED_SHARE),
+          _utilization_above("ewa.fig10", "ewa.fig12", ("RED 0.02", "RED 0.05"))),
+    claim("red_005_comparable_to_drop_from_front", "and the results are now comparable to those from "
+          "Drop-from-Front (Figs. 8, 12).", ("ewa.fig12", "ewa.fig8"), _red_005_like_dff),
+    claim("red_005_fair", "the connection progress is again fair (Fig. 11).", ("ewa.fig11",),
+          _fair_phases("ewa.fig11", ("0-10 s", "10-15 s", "15-20 s"))),
 ]

@@ -1,0 +1,27 @@
+"""The run ``atmtcp run`` describes by its flags: goyal1998's N-source configuration, the default
+scenario of the command line (``atmtcp run``, ``atmtcp bench``) and of :mod:`atmtcp.explore`.
+
+The network's parameters and the TCP are goyal1998's (:mod:`atmtcp.papers.goyal1998.scenario`); the
+switch port is the flags' own, as the user gives it (no policy column of the paper), and the cells
+contend as :data:`atmtcp.contention.HEADLINE_CONTENTION` says unless ``contention`` names another way.
+"""
+from __future__ import annotations
+
+from . import model as m
+from .contention import HEADLINE_CONTENTION
+from .papers.goyal1998.scenario import NETWORKS, goyal_tcp
+from .topologies import n_source_run
+
+
+def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: str,
+             duration: float | None = None, seed: int = 0, jitter: float = 0.0,
+             z: float = 0.8, threshold: int | None = None, contention: str | None = None) -> m.Run:
+    """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
+    from :data:`atmtcp.papers.goyal1998.scenario.NETWORKS`; ``contention`` names one of
+    :data:`atmtcp.contention.CELL_ASSUMPTIONS`)."""
+    params = NETWORKS[network]
+    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z))
+    config = goyal_tcp(tcp, params.get("mss", 512), params["rcv_wnd"])
+    return n_source_run(sources, params["delay_s"], port, config,
+                        duration if duration is not None else params["duration_s"], seed, jitter,
+                        trunk_delay_s=params.get("trunk_delay_s"), contention=contention or HEADLINE_CONTENTION)
