@@ -327,7 +327,8 @@ def connection_tables(run: m.Run) -> tuple[np.ndarray, np.ndarray, int]:
         rcv_wnd = (tcp.rcv_wnd >> scale_shift) << scale_shift
         initial_rto_ticks = max(1, int(round(tcp.initial_rto_s / tcp.granularity_s)))
         row = conn[c]
-        row[L.C_FLAVOR] = m.FLAVORS.index(tcp.flavor)
+        row[L.C_LOSS_DETECTION] = m.LOSS_DETECTIONS.index(tcp.loss_detection)
+        row[L.C_RECOVERY] = m.RECOVERIES.index(tcp.recovery)
         row[L.C_MSS] = tcp.mss
         row[L.C_RCV_WND] = rcv_wnd
         row[L.C_MAX_CWND] = 65535 << scale_shift

@@ -22,6 +22,22 @@ THRESHOLD_POLICIES = ("epd", "selective_drop", "fba", "espd")
 FRONT_DROPS = ("none", "cell", "frame")
 """PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none."""
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
+LOSS_DETECTIONS = ("timeout", "dupacks", "sack")
+"""How a TCP learns of a loss: the retransmission timeout only, also three duplicate ACKs (goyal1998 5.1),
+or also the SACK option's blocks (5.4.1). The order is the kernel's codes (``DETECT_*``)."""
+RECOVERIES = ("none", "reno", "newreno", "sack")
+"""What a TCP does from the third duplicate ACK on: nothing (go-back-N after the timeout), Reno's fast
+recovery (goyal1998 5.1), New Reno's partial ACKs (5.3), SACK's PIPE (5.4.1). The order is the kernel's
+codes (``RECOVERY_*``)."""
+FLAVOR_AXES = {
+    "vanilla": ("timeout", "none"),
+    "reno": ("dupacks", "reno"),
+    "newreno": ("dupacks", "newreno"),
+    "sack": ("sack", "sack"),
+}
+"""Each flavour's loss detection and recovery (:data:`LOSS_DETECTIONS`, :data:`RECOVERIES`), after ns-3's
+TCP; its window growth is the same for every flavour, set by :class:`TcpConfig`'s ``increase``,
+``ssthresh_rule`` and ``recovery_exit_opens``."""
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
 SSTHRESH_RULES = ("half_cwnd", "bsd")
 """ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
@@ -442,6 +458,16 @@ class TcpConfig:
                f"below one tick (granularity_s = {self.granularity_s:g} s)")
         _check(self.sack_pipe_start in SACK_PIPE_STARTS, "TcpConfig", "sack_pipe_start", self.sack_pipe_start,
                f"one of {SACK_PIPE_STARTS}")
+
+    @property
+    def loss_detection(self) -> str:
+        """How this flavour learns of a loss (one of :data:`LOSS_DETECTIONS`)."""
+        return FLAVOR_AXES[self.flavor][0]
+
+    @property
+    def recovery(self) -> str:
+        """What this flavour does from the third duplicate ACK on (one of :data:`RECOVERIES`)."""
+        return FLAVOR_AXES[self.flavor][1]
 
     @property
     def uses_timeout_guard(self) -> bool:

@@ -15,10 +15,8 @@ from .packets import enter_hop, router_event, sample_packet_path
 from .held_ports import port_event
 from .ports import admit_cell, channel_take, drain, release_packet_if_done, sample_ports
 from .unmanaged import unmanaged_state
-from .tcp import (
-    delayed_ack_expires, on_timeout, receiver_input, sender_receive_ack, tcp_output,
-    timer_expires,
-)
+from .tcp import delayed_ack_expires, on_timeout, receiver_input, sender_receive_ack, tcp_output
+from .tcp_timers import timer_expires
 
 
 @jit

@@ -11,7 +11,7 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
 
 # --- TCP connection, int64 table ``conn`` -------------------------------------------
 (
-    C_FLAVOR, C_MSS, C_RCV_WND, C_MAX_CWND,
+    C_LOSS_DETECTION, C_RECOVERY, C_MSS, C_RCV_WND, C_MAX_CWND,
     C_SND_UNA, C_SND_NXT, C_SND_MAX,
     C_DUPACKS, C_IN_RECOVERY, C_RECOVER, C_PIPE, C_HOLE_PTR, C_HIGH_SACK,
     C_RTT_TIMING, C_RTT_SEQ, C_RTT_START, C_SRTT, C_RTTVAR, C_RXTSHIFT, C_RXTCUR,
@@ -27,7 +27,7 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
     C_TIMESTAMPS, C_TS_RECENT, C_RTT_SAMPLES, C_SND_WND,
     C_SSTHRESH_RULE, C_RECOVERY_OPENS, C_SACK_PIPE_START, C_TICK_PHASE_NS,
     C_NFIELDS,
-) = range(63)
+) = range(64)
 # C_SEGS_RECEIVED: distinct data segments that reached the receiver at or after C_MEASURE_NS
 # (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one packet").
 # C_ACK_DELAY_NS: the receiver hands each ACK to its NIC this long after the data arrived (lakshman 3).
@@ -37,9 +37,9 @@ Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
 # RTT samples folded into srtt.
 # C_SND_WND: the window the last ACK advertised (bytes; RFC 793's SND.WND); the sender sends at most
 # min(cwnd, C_SND_WND) beyond snd_una. The receiver advertises C_RCV_WND; EWA may lower it on the way (ewa 3).
-# C_SSTHRESH_RULE: SS_HALF_CWND or SS_BSD (see tcp.halve_window). C_RECOVERY_OPENS = 1: the ACK that ends
+# C_SSTHRESH_RULE: SS_HALF_CWND or SS_BSD (see tcp_growth.halve_window). C_RECOVERY_OPENS = 1: the ACK that ends
 # fast recovery opens the window after deflating it to ssthresh, as any ACK of new data (4.4BSD tcp_input).
-# C_SACK_PIPE_START: PIPE_CWND_MINUS_3 or PIPE_CWND, SACK's PIPE at the third duplicate ACK (tcp.fast_retransmit).
+# C_SACK_PIPE_START: PIPE_CWND_MINUS_3 or PIPE_CWND, SACK's PIPE at the third duplicate ACK (tcp_recovery.sack_enter).
 # C_TICK_PHASE_NS: the host's slow-timer ticks fall at C_TICK_PHASE_NS + k * C_GRAN_NS (TcpConfig.tick_phase_s).
 
 # --- TCP connection, float64 table ``connf`` -----------------------------------------
@@ -48,9 +48,9 @@ F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
 # --- receiver's SACK memory, int64 table ``rsack`` (segment numbers, [left, right)) ---
 RS_NBLK, RS_L0, RS_R0, RS_L1, RS_R1, RS_L2, RS_R2, RS_NFIELDS = range(8)
 
-# --- TCP flavours ---------------------------------------------------------------------
-VANILLA, RENO, NEWRENO, SACK = range(4)
-FLAVOR_NAMES = ("vanilla", "reno", "newreno", "sack")
+# --- a TCP flavour's loss detection and recovery, C_LOSS_DETECTION and C_RECOVERY (model.FLAVOR_AXES) ---
+DETECT_TIMEOUT, DETECT_DUPACKS, DETECT_SACK = range(3)   # the order of model.LOSS_DETECTIONS
+RECOVERY_NONE, RECOVERY_RENO, RECOVERY_NEWRENO, RECOVERY_SACK = range(4)   # the order of model.RECOVERIES
 
 # --- congestion-avoidance increase rules ------------------------------------------------
 INC_FLOAT, INC_BSD, INC_INTEGER, INC_INTEGER_EVERY_N = range(4)   # the order of model.INCREASE_RULES
