@@ -9,7 +9,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import cell_time_ns, compile_run
+from atmtcp.compile import cell_time_ns, compile_run
 from atmtcp.scenarios import CELL_ASSUMPTIONS, goyal_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import alloc_packet, channel_pop, channel_push

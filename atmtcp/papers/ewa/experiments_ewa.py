@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...compiler import cell_time_ns
+from ...compile import cell_time_ns
 from ...experiment import Experiment, grid
 from ...metrics import fairness_index
 from ...simulate import simulate
