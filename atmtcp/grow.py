@@ -2,10 +2,10 @@
 starting over").
 
 The kernel stops between two events when a growable resource has less than one event's
-worst use left (:class:`atmtcp.compiler.Margins`, the ``*_LOW`` statuses). :func:`make_headroom`
+worst use left (:class:`atmtcp.compile.Margins`, the ``*_LOW`` statuses). :func:`make_headroom`
 then builds bigger tables from the current ones, x4 per step and only for the resources below
 their margin, repacks the arenas (:func:`atmtcp.kernel.tables.pack`) and updates the
-:class:`~atmtcp.compiler.Compiled`, so that :func:`atmtcp.kernel.run_until_end` continues
+:class:`~atmtcp.compile.Compiled`, so that :func:`atmtcp.kernel.run_until_end` continues
 where it stopped. Where a record lands never changes a result: events are ordered by
 (time, insertion sequence), never by a record's index, and a ring or pending list is read
 from its head in order.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiler import Compiled, set_low_marks
+from .compile import Compiled, set_low_marks
 from .kernel import layout as L
 from .kernel.tables import Extended, SimState, Zeros, pack
 

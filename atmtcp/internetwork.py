@@ -12,7 +12,7 @@ different IP networks will be carried over separate VCs").
 Like :mod:`atmtcp.model`, every dataclass checks its fields on creation and a bad value raises
 :class:`~atmtcp.model.ModelError` naming the field; what needs the connections (a buffer smaller
 than a packet, a RED threshold above a buffer counted in bytes) is checked when the run is compiled
-(:mod:`atmtcp.packet_compiler`), still before the kernel runs. :class:`~atmtcp.model.Run` takes an
+(:mod:`atmtcp.compile.packets`), still before the kernel runs. :class:`~atmtcp.model.Run` takes an
 Internetwork as its ``network``.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every dataclass checks its fields in ``__post_init__``; a bad value raises
 :class:`ModelError` naming the field, the value and what is allowed, before the kernel
-ever sees it. :func:`atmtcp.compiler.compile_run` turns a valid :class:`Run` into the
+ever sees it. :func:`atmtcp.compile.compile_run` turns a valid :class:`Run` into the
 kernel's arrays.
 """
 from __future__ import annotations

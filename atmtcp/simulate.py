@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 from . import model as m
 from . import run_cache
-from .compiler import NS, Compiled, Growth, compile_run
+from .compile import NS, Compiled, Growth, compile_run
 from .grow import make_headroom
 from .kernel import layout as L
 from .kernel.entry import entry_kind, kernel_entry
@@ -38,7 +38,7 @@ def run_kernel(run: m.Run, growth: Growth | None = None, entry=None) -> Compiled
     resource in the paused state and let the kernel continue.
 
     The kernel stops between two events, never inside one, when less than one event's worst
-    use of a growable resource is left (:class:`atmtcp.compiler.Margins`): the cell or packet
+    use of a growable resource is left (:class:`atmtcp.compile.Margins`): the cell or packet
     pool, the event heap, one infinite buffer's ring or one slotted port's pending list.
     :func:`atmtcp.grow.make_headroom` grows only what is low (x4), from the current tables,
     and the run goes on from where it stopped: no rerun from t = 0, so a run that needs big

@@ -31,7 +31,7 @@ PROBE = """
 import sys
 import time
 from atmtcp.bench import scenario_run
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.kernel.layout import G_EVENTS
 from atmtcp.kernel.entry import entry_kind, kernel_entry
 from atmtcp.simulate import warm_kernel

@@ -25,7 +25,7 @@ REPEAT = 3
 
 def one(network: str, sources: int, contention: str) -> dict:
     from atmtcp.default_run import scenario
-    from atmtcp.compiler import compile_run
+    from atmtcp.compile import compile_run
     from atmtcp.kernel import layout as L
     from atmtcp.kernel.entry import entry_kind, kernel_entry
     from atmtcp.simulate import run_kernel

@@ -14,11 +14,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "atmtcp"
 
-KNOWN_CYCLES = (
-    # removed by the compile package (issue 27 part 1)
-    frozenset({"atmtcp.compiler", "atmtcp.packet_compiler"}),
-)
-"""Cycles another change removes; their edges are left out of the check, any other cycle through them is not."""
 
 PAPER_IMPORTERS = (
     "atmtcp.atlas",         # the atlas runs every paper's scenarios under every policy and TCP
@@ -97,12 +92,6 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def without_known_cycles(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """``graph`` without the edges inside each of :data:`KNOWN_CYCLES`."""
-    return {a: {b for b in targets if not any({a, b} <= known for known in KNOWN_CYCLES)}
-            for a, targets in graph.items()}
-
-
 def paper_of(module: str) -> str | None:
     """The paper whose package holds ``module`` (``atmtcp.papers.<key>...``), or None."""
     parts = module.split(".")
@@ -118,7 +107,7 @@ def may_import_paper(importer: str, paper: str) -> bool:
 
 
 def test_no_import_cycle():
-    found = cycles(without_known_cycles(import_graph()))
+    found = cycles(import_graph())
     assert not found, "import cycles among atmtcp's modules: " + "; ".join(" <-> ".join(c) for c in found)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import cell_time_ns, compile_run
+from atmtcp.compile import cell_time_ns, compile_run
 from atmtcp.contention import CELL_ASSUMPTIONS
 from atmtcp.papers.goyal1998.scenario import goyal_run
 from atmtcp.kernel import layout as L

@@ -4,7 +4,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.experiments import EXPERIMENTS
 from atmtcp.papers.cheon import experiments as cheon
 from atmtcp.papers.cheon import scenario

@@ -100,9 +100,9 @@ def test_a_run_too_large_for_the_machine_is_refused_before_it_starts(monkeypatch
     """The kernel's arrays are sized before they are allocated; a run that would not fit is refused
     with its estimate (here the machine is made to look 10**6 times smaller)."""
     import atmtcp
-    import atmtcp.compiler
+    import atmtcp.compile.core
     from atmtcp.topologies import n_source_run
-    monkeypatch.setattr(atmtcp.compiler, "MEMORY_FRACTION", 1e-6)
+    monkeypatch.setattr(atmtcp.compile.core, "MEMORY_FRACTION", 1e-6)
     with pytest.raises(m.ModelError) as error:
         atmtcp.simulate(n_source_run(5, 5e-6, m.PortConfig(1000), m.TcpConfig(), 0.1, contention="deterministic"))
     assert error.value.field == "Run.size" and "GiB" in str(error.value)

@@ -79,7 +79,7 @@ def test_growing_one_resource_at_a_time_gives_the_same_result(monkeypatch):
     the run fits, and the result is bit-identical to one that never had to grow."""
     import importlib
 
-    from atmtcp.compiler import Growth
+    from atmtcp.compile import Growth
     from atmtcp.papers.goyal1998.scenario import goyal_run
     from atmtcp.simulate import counters, run_kernel
     simulate_module = importlib.import_module("atmtcp.simulate")  # atmtcp.simulate is the function

@@ -89,7 +89,7 @@ def test_packet_delineation_discards_only_the_damaged_packet(delineation, bad, o
     followed by a whole one. AAL5 delimits frames by the EOM cell, so both run into one bad frame; with
     ``delineation="packet"`` (lakshman 3: "Packets with lost cells which cannot be successfully
     reassembled at the ADSU are dropped at the ADSU") only the damaged packet is lost."""
-    from atmtcp.compiler import compile_run
+    from atmtcp.compile import compile_run
     from atmtcp.kernel import layout as L
     from atmtcp.kernel.cells import alloc_packet, reassemble
     compiled = compile_run(front_run("frame", False, delineation=delineation, duration=0.01))

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import NS, compile_run
+from atmtcp.compile import NS, compile_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import espd_port_decision
 from atmtcp.kernel.policies import espd_decision

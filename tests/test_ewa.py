@@ -9,7 +9,7 @@ import xarray as xr
 
 import atmtcp
 from atmtcp.claims import SEED_SHARE, evaluate
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.experiments import EXPERIMENTS
 from atmtcp.fidelity import findings_table
 from atmtcp.papers import ewa as ewa_paper

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.internetwork import Ewa, PriorityVc, RouterPort
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import alloc_packet

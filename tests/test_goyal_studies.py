@@ -7,7 +7,7 @@ import xarray as xr
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.kernel import layout as L
 from atmtcp.papers.goyal1998 import studies
 from atmtcp.papers.goyal1998.experiments import pipe_stall_from

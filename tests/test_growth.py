@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 from atmtcp import model as m
-from atmtcp.compiler import Growth, compile_run
+from atmtcp.compile import Growth, compile_run
 from atmtcp.kernel import layout as L
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import NS, cell_time_ns
+from atmtcp.compile import NS, cell_time_ns
 from atmtcp.kernel.aal5 import CELL_BYTES
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
@@ -168,7 +168,7 @@ def test_ringless_queue_count_equals_the_per_cell_ring():
 
 def test_only_per_vc_policies_and_held_ports_keep_a_ring():
     """The compiler gives a lazy port a ring only where its policy reads per-VC occupancy."""
-    from atmtcp.compiler import compile_run
+    from atmtcp.compile import compile_run
     from atmtcp.kernel import layout as L
     for kind, slotted, ring in (("tail", False, False), ("epd", False, False), ("ppd", False, False),
                                 ("selective_drop", False, True), ("fba", False, True), ("epd", True, True)):

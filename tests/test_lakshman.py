@@ -6,7 +6,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.kernel.aal5 import packet_cells
 from atmtcp.papers.lakshman import experiments as lx
 from atmtcp.papers.lakshman import scenario as ls

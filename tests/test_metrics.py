@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import atmtcp
 from atmtcp import model as m
 from atmtcp.cli import main
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.metrics import capacity_bps, efficiency, framing, max_tcp_throughput_bps
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_network
 

@@ -5,7 +5,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_network, n_source_run
 
 

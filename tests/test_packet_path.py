@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import NS, cell_time_ns, compile_run
+from atmtcp.compile import NS, cell_time_ns, compile_run
 from atmtcp.internetwork import Internetwork, RouterPolicy, RouterPort
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import alloc_packet

@@ -10,7 +10,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import NS, cell_time_ns
+from atmtcp.compile import NS, cell_time_ns
 from atmtcp.papers.cheon import scenario
 from atmtcp.papers.lakshman import scenario as lakshman
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run

@@ -7,7 +7,7 @@ import pytest
 
 import atmtcp
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.policies import red_decision, red_probability
 from atmtcp.kernel.rng import random_unit

@@ -15,7 +15,7 @@ import math
 import pytest
 
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.tcp import duplicate_ack, new_ack, on_timeout, receiver_input, tcp_output
 from atmtcp.kernel.tcp_growth import halve_window, open_window

@@ -4,7 +4,7 @@ Each is compared with the general code it stands for, on the same hand-built sta
 import numpy as np
 
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import (
     alloc_packet, channel_push, channel_push_train, channel_take, reassemble, reassemble_cell,

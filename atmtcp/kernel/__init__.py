@@ -1,5 +1,5 @@
 """The numba discrete-event kernel. It knows no paper: it simulates a network described by
-the arrays of :class:`atmtcp.kernel.tables.SimState` (built by :mod:`atmtcp.compiler`).
+the arrays of :class:`atmtcp.kernel.tables.SimState` (built by :mod:`atmtcp.compile`).
 
 Importing this package imports no numba: :func:`atmtcp.kernel.entry.kernel_entry` picks the
 ahead-of-time module when it is built, and only then falls back to numba

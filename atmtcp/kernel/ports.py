@@ -164,7 +164,7 @@ def transmit_cells(S, v, k, t):
     time, in FIFO order, and its cells follow at the line rate; else the cells enter at
     ``t``. A NIC is a lazy FIFO port, so admitting cells at a later time than ``t`` is
     exact: every later packet of the NIC is handed over later still. A NIC is never held
-    (:func:`atmtcp.compiler._ports` gives it an infinite FIFO buffer), so the cells go to
+    (:func:`atmtcp.compile.cell_ports.port_specs` gives it an infinite FIFO buffer), so the cells go to
     :func:`admit_lazy` directly: inlining :func:`admit_cell` here would also inline the held
     ports' path, which nearly doubled the compile time of this function. A NIC's tail drop on its
     infinite buffer accepts every cell, so the packet's cells are counted in at once (one drain,

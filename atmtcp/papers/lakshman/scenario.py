@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import model as m
-from ...compiler import cell_time_ns
+from ...compile import cell_time_ns
 from ...kernel.aal5 import packet_cells
 from ...tcp_settings import BEFORE_THE_RULE, stated, tcp_from, unsaid
 from ...topologies import DS3_PLCP_BPS, DS3_PLCP_CELLS_PER_S, ROUTER_ADSU_BOTTLENECK, router_adsu_switch

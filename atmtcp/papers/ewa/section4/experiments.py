@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ....compiler import cell_time_ns
+from ....compile import cell_time_ns
 from ....experiment import Experiment, grid
 from ....simulate import simulate
 from ..shared.measures import SEEDS, TRACE_STEP_S, attrs, copy_of, phase_numbers, seed_points, seeds, utilization

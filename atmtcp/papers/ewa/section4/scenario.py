@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .... import model as m
-from ....compiler import cell_time_ns
+from ....compile import cell_time_ns
 from ....internetwork import Ewa, PriorityVc, RouterPolicy, RouterPort
 from ....kernel.aal5 import packet_cells
 from ....topologies import start_times
