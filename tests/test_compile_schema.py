@@ -12,7 +12,8 @@ from atmtcp.compile import compile_run
 from atmtcp.compile.schema import SCHEMA, VECTORS, sim_state
 from atmtcp.dependencies import imported_modules, module_name
 from atmtcp.kernel.tables import FIXED_COLUMNS, TABLES
-from atmtcp.topologies import BOTTLENECK, ewa_network, n_source_run
+from atmtcp.papers.ewa.shared.scenario import ewa_network
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 COMPILE_DIR = Path(__file__).resolve().parents[1] / "atmtcp" / "compile"
 KERNEL_DIR = COMPILE_DIR.parent / "kernel"
