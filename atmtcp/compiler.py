@@ -13,7 +13,6 @@ the same cell time (see :func:`_foldable`), with its delay rounded up to its slo
 from __future__ import annotations
 
 import copy
-import math
 import os
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -38,9 +37,6 @@ than is ever in flight; the pool grows when it runs low (:class:`Growth`). goyal
 goyal1997's runs stay below it."""
 PACKETS_IN_POOL = 1 << 18
 """At most this many packets in the initial packet pool (which also grows when it runs low)."""
-RINGLESS_POLICIES = ("tail", "ppd", "epd", "espd", "red")
-"""Policies that read only the buffer occupancy: their lazy ports keep no per-cell ring
-(:mod:`atmtcp.kernel.ports`)."""
 
 
 @dataclass
@@ -275,9 +271,7 @@ def _foldable(specs: dict[str, PortSpec], upstream: dict[str, set[str]]) -> set[
         up = specs[next(iter(ups))]
         if up.cdv_ns > 0:
             continue  # delay variation can bunch cells, which then queue
-        policy = spec.config.policy
-        if spec.config.buffer_cells is not None and policy.kind == "epd" and \
-                policy.resolved_threshold(spec.config.buffer_cells) < 1:
+        if spec.config.buffer_cells is not None and spec.config.policy.may_refuse_at_empty(spec.config.buffer_cells):
             continue
         if spec.config.slotted:
             if up.config.slotted and not up.is_nic and cell_time_ns(up.rate_bps) == cell_time_ns(spec.rate_bps):
@@ -448,7 +442,7 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
         else:
             bound = room = k
         queue_bound.append(bound)
-        ring_cap.append(room if spec.held or spec.config.policy.kind not in RINGLESS_POLICIES else 0)
+        ring_cap.append(room if spec.held or spec.config.policy.reads_vc_shares else 0)
     ring_base = np.concatenate([[0], np.cumsum(ring_cap)[:-1]]).astype(np.int64)
 
     sessions = {name: 0 for name in kernel_ports}  # connections whose data cross each port
@@ -463,27 +457,18 @@ def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     for i, name in enumerate(kernel_ports):
         spec = specs[name]
         k = spec.config.buffer_cells
-        policy = spec.config.policy
         port[i, L.P_CAPACITY] = L.INFINITE if k is None else k
         port[i, L.P_CELL_NS] = cell_time_ns(spec.rate_bps)
-        port[i, L.P_POLICY] = m.POLICIES.index(policy.kind)
-        port[i, L.P_THRESHOLD] = policy.resolved_threshold(k)
-        port[i, L.P_KEEP_EOM] = int(policy.keep_eom)
-        port[i, L.P_CAPTURE_EOM] = int(policy.capture_eom)
-        port[i, L.P_THRESHOLD2] = policy.resolved_threshold2(k)
-        port[i, L.P_DROPLIST_MAX] = policy.droplist_max or max(1, int(round(0.2 * sessions[name])))
-        port[i, L.P_DROP_TIMER_NS] = int(round(policy.drop_timer_s * NS))
-        port[i, L.P_DROP_TIMER_AT] = -1
-        port[i, L.P_ROUTED_VCS] = sessions[name] if policy.active_vcs == "routed" else 0
+        ints, floats = spec.config.policy.kernel_columns(k, sessions[name])
+        for column, value in ints.items():
+            port[i, column] = value
+        for column, value in floats.items():
+            portf[i, column] = value
         if spec.is_nic and network.ip_service_pps is not None:
             port[i, L.P_IP_NS] = int(round(NS / network.ip_service_pps))
         port[i, L.P_RING_BASE] = ring_base[i]
         port[i, L.P_RING_CAP] = ring_cap[i]
         port[i, L.P_TRACE] = traced.index(name) + 1 if name in traced else 0
-        portf[i, L.PF_Z] = policy.z
-        portf[i, L.PF_RED_LOG_ONE] = math.log(policy.red_one)
-        portf[i, L.PF_RED_SLOPE] = (math.log(policy.red_full) - math.log(policy.red_one)) / max(1, (k or 1) - 1)
-        port[i, L.P_RED_FRAME] = int(policy.red_frames)
         port[i, L.P_HELD] = int(spec.held)
         port[i, L.P_SLOTTED] = int(spec.config.slotted)
         port[i, L.P_FRONT] = m.FRONT_DROPS.index(spec.config.drop_from_front)
