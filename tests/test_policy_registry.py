@@ -1,6 +1,6 @@
 """The drop policies' one registry: each name of ``kernel.layout.POLICY_NAMES`` has its code, its model
 record, its kernel function ``decide_<name>`` of the shared signature and its branch in
-``cells.port_decision``; a port whose code is no policy's stops the run; ``DropPolicy(kind, **params)``
+``kernel.policies.decide``; a port whose code is no policy's stops the run; ``DropPolicy(kind, **params)``
 refuses a parameter its kind does not have."""
 import inspect
 import re
@@ -9,7 +9,7 @@ import pytest
 
 from atmtcp import model as m
 from atmtcp.compiler import compile_run
-from atmtcp.kernel import cells, entry, policies
+from atmtcp.kernel import entry, policies
 from atmtcp.kernel import layout as L
 from atmtcp.topologies import BOTTLENECK, n_source_run
 
@@ -24,14 +24,15 @@ def test_every_policy_has_a_code_a_record_a_kernel_function_and_a_dispatch_branc
     assert record().kernel_columns(1000, 5)[0][L.P_POLICY] == code
     decide = getattr(policies, f"decide_{name}")
     assert tuple(inspect.signature(decide.py_func).parameters) == SIGNATURE
-    branch = rf"policy == {name.upper()}:\n\s+decision = decide_{name}\({', '.join(SIGNATURE)}\)\n"
-    assert len(re.findall(branch, inspect.getsource(cells.port_decision.py_func))) == 1
+    branch = rf"if policy == {name.upper()}:\n\s+return decide_{name}\({', '.join(SIGNATURE)}\)\n"
+    assert len(re.findall(branch, inspect.getsource(policies.decide.py_func))) == 1
 
 
 def test_the_model_has_no_other_records():
     assert m.POLICIES is L.POLICY_NAMES
     assert tuple(m.POLICY_RECORDS) == L.POLICY_NAMES
     assert sorted(n[len("decide_"):] for n in vars(policies) if n.startswith("decide_")) == sorted(L.POLICY_NAMES)
+    assert tuple(inspect.signature(policies.decide.py_func).parameters) == SIGNATURE
 
 
 def _runners():

@@ -10,17 +10,15 @@ from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL,
-    E_GAP, E_HOP, E_IDX, E_LEFT, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, EPD, ESPD, EV_CHANNEL, FBA,
+    E_GAP, E_HOP, E_IDX, E_LEFT, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, EV_CHANNEL,
     G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
     G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND,
-    P_CELLS_IN, P_CAPACITY, P_DROP_OVERFLOW, P_POLICY, P_QUEUE, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PPD, RED,
-    SELECTIVE_DROP, TAIL, V_CELLS_DROPPED, V_CELLS_PAST_LAST,
+    P_CELLS_IN, P_CAPACITY, P_DROP_OVERFLOW, P_QUEUE, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW,
+    V_CELLS_DROPPED, V_CELLS_PAST_LAST,
     V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RESYNC, V_RS_COUNT, V_RS_OK,
     V_RS_SERIAL, V_TAIL_NS,
 )
-from .policies import (
-    decide_epd, decide_espd, decide_fba, decide_ppd, decide_red, decide_selective_drop, decide_tail,
-)
+from .policies import decide
 from .rng import random_below
 from .state import (
     itab, ivec, nonneg, unliteral, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_VC, T_VC_CHAN, T_VC_DELAY,
@@ -220,9 +218,8 @@ def log_drop(S, t, p, v, reason, seq):
 @jit_inline
 def port_decision(S, p, v, pv, k, idx, t):
     """Count cell ``idx`` of packet ``k`` (VC ``v``, (port, VC) slot ``pv``) into port ``p``
-    at ``t`` and decide it with the port's policy, the ``decide_<name>`` function of
-    :mod:`atmtcp.kernel.policies` for the port's code (``P_POLICY``); counts an arrival that
-    finds the buffer full. A code that is no policy's stops the run with a ``ValueError``.
+    at ``t`` and decide it with the port's policy (:func:`atmtcp.kernel.policies.decide`); counts
+    an arrival that finds the buffer full.
 
     Returns ACCEPT or a drop reason, plus ``CAPTURED`` when the refused cell put its VC on
     the drop-list (:func:`drop_cell` logs it). Nothing here calls a function that takes the
@@ -232,25 +229,8 @@ def port_decision(S, p, v, pv, k, idx, t):
     vc = itab(S, T_VC)
     port[p, P_CELLS_IN] += 1
     x = port[p, P_QUEUE]
-    bom = idx == 0
     eom = idx == pkt[k, K_NCELLS] - 1
-    policy = port[p, P_POLICY]
-    if policy == TAIL:
-        decision = decide_tail(S, p, pv, x, bom, eom, t)
-    elif policy == PPD:
-        decision = decide_ppd(S, p, pv, x, bom, eom, t)
-    elif policy == EPD:
-        decision = decide_epd(S, p, pv, x, bom, eom, t)
-    elif policy == SELECTIVE_DROP:
-        decision = decide_selective_drop(S, p, pv, x, bom, eom, t)
-    elif policy == FBA:
-        decision = decide_fba(S, p, pv, x, bom, eom, t)
-    elif policy == ESPD:
-        decision = decide_espd(S, p, pv, x, bom, eom, t)
-    elif policy == RED:
-        decision = decide_red(S, p, pv, x, bom, eom, t)
-    else:
-        raise ValueError("drop policy code not in atmtcp.kernel.layout.POLICY_NAMES (port, code):", p, policy)
+    decision = decide(S, p, pv, x, idx == 0, eom, t)
     if decision != ACCEPT and x >= port[p, P_CAPACITY]:
         # every arrival at a full buffer is refused here (randomized tail drop may still let
         # it in by dropping another cell), so counting on this branch keeps the path of an

@@ -7,9 +7,9 @@ first and the last cell of its packet. It returns ``ACCEPT`` or the drop's reaso
 when the refused cell put its VC on the drop-list (:func:`atmtcp.kernel.cells.drop_cell` logs it),
 and updates the VC's discard state (``pv_state[pv]``) and whatever state the policy keeps at the
 port. It reads its parameters from the port's columns, as the policy's record in
-:mod:`atmtcp.model` writes them (``kernel_columns``). :func:`atmtcp.kernel.cells.port_decision`
-calls the port's one, by its code. These functions are on the cell path: they and everything
-they call are inlined (``@jit_inline``).
+:mod:`atmtcp.model` writes them (``kernel_columns``). :func:`decide` calls the port's one, by its
+code, for :func:`atmtcp.kernel.cells.port_decision`. These functions are on the cell path: they and
+everything they call are inlined (``@jit_inline``).
 
 The rules themselves are pure functions of numbers, written from the papers and tested against them:
 
@@ -28,11 +28,11 @@ import math
 
 from .jit import jit_inline
 from .layout import (
-    ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_PERVC, DROP_THRESHOLD, EPD, ESPD_CAPTURE, ESPD_RELEASE,
-    ESPD_STAY, FBA, P_ACTIVE_VCS, P_CAPACITY, P_CAPTURE_EOM, P_DROP_TIMER_AT, P_DROP_TIMER_NS, P_DROPLIST_EPOCH,
-    P_DROPLIST_LEN, P_DROPLIST_MAX, P_FRONT, P_KEEP_EOM, P_RED_FRAME, P_ROUTED_VCS, P_THRESHOLD, P_THRESHOLD2,
-    PF_RED_LOG_ONE, PF_RED_SLOPE, PF_Z, PPD, PV_DISCARD_ALL, PV_DISCARD_KEEP_EOM, PV_LISTED, PV_NORMAL,
-    SELECTIVE_DROP, TAIL,
+    ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_PERVC, DROP_THRESHOLD, EPD, ESPD, ESPD_CAPTURE,
+    ESPD_RELEASE, ESPD_STAY, FBA, P_ACTIVE_VCS, P_CAPACITY, P_CAPTURE_EOM, P_DROP_TIMER_AT, P_DROP_TIMER_NS,
+    P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_FRONT, P_KEEP_EOM, P_POLICY, P_RED_FRAME, P_ROUTED_VCS,
+    P_THRESHOLD, P_THRESHOLD2, PF_RED_LOG_ONE, PF_RED_SLOPE, PF_Z, PPD, PV_DISCARD_ALL, PV_DISCARD_KEEP_EOM,
+    PV_LISTED, PV_NORMAL, RED, SELECTIVE_DROP, TAIL,
 )
 from .rng import random_unit
 from .state import ftab, itab, ivec, T_PORT, T_PORTF, T_PV_COUNT, T_PV_STATE
@@ -190,6 +190,28 @@ def red_decision(state, X, K, u, log_one, slope, frames, at_front, bom, eom):
 
 
 # --- the policies: decide_<name>(S, p, pv, x, bom, eom, t), one per name of POLICY_NAMES -------------
+@jit_inline
+def decide(S, p, pv, x, bom, eom, t):
+    """The decision of port ``p``'s policy (``P_POLICY``) on the arriving cell: its ``decide_<name>``.
+    A code that is no policy's stops the run with a ``ValueError`` naming the port and the code."""
+    policy = itab(S, T_PORT)[p, P_POLICY]
+    if policy == TAIL:
+        return decide_tail(S, p, pv, x, bom, eom, t)
+    if policy == PPD:
+        return decide_ppd(S, p, pv, x, bom, eom, t)
+    if policy == EPD:
+        return decide_epd(S, p, pv, x, bom, eom, t)
+    if policy == SELECTIVE_DROP:
+        return decide_selective_drop(S, p, pv, x, bom, eom, t)
+    if policy == FBA:
+        return decide_fba(S, p, pv, x, bom, eom, t)
+    if policy == ESPD:
+        return decide_espd(S, p, pv, x, bom, eom, t)
+    if policy == RED:
+        return decide_red(S, p, pv, x, bom, eom, t)
+    raise ValueError("drop policy code not in atmtcp.kernel.layout.POLICY_NAMES (port, code):", p, policy)
+
+
 @jit_inline
 def decide_tail(S, p, pv, x, bom, eom, t):
     """Tail drop (goyal1998 3; cheon's RCD): :func:`cell_decision` of ``TAIL``, which drops a cell
