@@ -50,14 +50,16 @@ FIELD_FLAGS = {
 """Model fields -> the ``atmtcp run`` flag that sets them, for error messages."""
 
 
-Z_POLICIES = ("selective_drop", "fba")
+Z_POLICIES = m.policies_with("z")
 """The policies whose rule reads Z (goyal1998 4.2: Selective Drop's load ratio > Z, FBA's > Z(K-R)/(X-R))."""
+THRESHOLD_POLICIES = m.policies_with("threshold")
+"""The policies with a buffer threshold R (``--threshold``)."""
 
 
 def _inapplicable_run_flag(args) -> str | None:
     """Why a flag of ``atmtcp run`` does not apply to the chosen policy and buffer (one line), or None."""
-    if args.threshold is not None and args.policy not in m.THRESHOLD_POLICIES:
-        return f"--threshold: applies to --policy {', '.join(m.THRESHOLD_POLICIES)}, not {args.policy}"
+    if args.threshold is not None and args.policy not in THRESHOLD_POLICIES:
+        return f"--threshold: applies to --policy {', '.join(THRESHOLD_POLICIES)}, not {args.policy}"
     if args.z is not None and args.policy not in Z_POLICIES:
         return f"--z: applies to --policy {', '.join(Z_POLICIES)}, not {args.policy}"
     if args.policy == "epd" and args.threshold is None and args.buffer is not None and args.buffer <= 200:

@@ -20,7 +20,8 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
     from :data:`atmtcp.papers.goyal1998.scenario.NETWORKS`; ``contention`` names one of
     :data:`atmtcp.contention.CELL_ASSUMPTIONS`)."""
     params = NETWORKS[network]
-    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold, z))
+    z_applies = policy in m.policies_with("z")
+    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold=threshold, z=z if z_applies else None))
     config = goyal_tcp(tcp, params.get("mss", 512), params["rcv_wnd"])
     return n_source_run(sources, params["delay_s"], port, config,
                         duration if duration is not None else params["duration_s"], seed, jitter,

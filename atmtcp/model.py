@@ -7,8 +7,12 @@ kernel's arrays.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .kernel import layout as L
 
 OC3_BPS = 155.52e6
 """SONET OC-3 / STS-3c line rate used by all four papers' ATM links."""
@@ -16,9 +20,9 @@ SONET_PAYLOAD_FRACTION = 26 / 27
 """STS-3c payload / line rate: 149.76 of 155.52 Mbit/s (260 of 270 columns of the SONET
 frame carry cells; the rest is section, line and path overhead)."""
 
-POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd", "red")
-THRESHOLD_POLICIES = ("epd", "selective_drop", "fba", "espd")
-"""Policies with a buffer threshold R (whose default is derived from the buffer size)."""
+POLICIES = L.POLICY_NAMES
+"""The switch drop policies, by the kernel's names (:data:`atmtcp.kernel.layout.POLICY_NAMES`), each
+with its record (:data:`POLICY_RECORDS`)."""
 FRONT_DROPS = ("none", "cell", "frame")
 """PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none."""
 FLAVORS = ("vanilla", "reno", "newreno", "sack")
@@ -42,7 +46,7 @@ INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
 SSTHRESH_RULES = ("half_cwnd", "bsd")
 """ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
 ACTIVE_VCS = ("buffered", "routed")
-"""How Selective Drop and FBA count active VCs (:class:`DropPolicy` ``active_vcs``)."""
+"""How Selective Drop and FBA count active VCs (:class:`SelectiveDrop` ``active_vcs``)."""
 SACK_PIPE_STARTS = ("cwnd-3", "cwnd")
 """SACK's PIPE at the third duplicate ACK: goyal1998 5.4.2's "sets PIPE to CWND - 3", or 5.4.1's "PIPE is set
 to the value of CWND" (plus one for the fast retransmission, "When a segment is sent, PIPE is incremented by
@@ -95,107 +99,312 @@ def _boolean(owner, name, value, allow_none=False):
     _check(ok, owner, name, value, "True or False" + (" or None" if allow_none else ""))
 
 
+# --- switch drop policies: one record per policy --------------------------------------------------------
+def _cells_or_none(name: str, value) -> None:
+    if value is not None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        _check(ok, "DropPolicy", name, value, "an integer >= 0 (cells) or None")
+
+
 @dataclass(frozen=True)
-class DropPolicy:
-    """A switch port's drop policy (see :mod:`atmtcp.kernel.policies`).
+class PolicyRecord:
+    """The parameters of a switch port's drop policy: one subclass per name of :data:`POLICIES`,
+    made by :func:`DropPolicy`, decided in the kernel by ``atmtcp.kernel.policies.decide_<kind>``.
 
-    ``threshold`` is R in cells: EPD's threshold (cheon 3.2; goyal1998 uses buffer - 200),
-    the minimum drop threshold of Selective Drop and FBA (goyal1998 4.2), or ESPD's buffer
-    threshold 1. ``None`` lets the port choose: buffer - 200 cells for EPD, 0.9 x buffer
-    for Selective Drop and FBA (goyal1998 section 4), 0.96 x buffer for ESPD (cheon 3.3:
-    "about six packets less than buffer size", six 12-cell packets below 2000 cells). ``z``
-    is Selective Drop's load-ratio cutoff or FBA's linear scale factor. ``keep_eom`` lets
-    the EOM cell of a discarded packet through when there is room (cheon's EPD
-    pseudocode); PPD always discards it. ``capture_eom`` puts a VC on the drop-list also
-    when the dropped cell is its packet's EOM, as cheon's PPD and EPD pseudocode is
-    written (see :func:`atmtcp.kernel.policies.cell_decision`); off, a dropped EOM ends
-    the packet and leaves the VC free.
-
-    RED as lakshman 2.2 uses it (``kind="red"``): a drop probability for each buffer occupancy,
-    exponential from ``red_one`` (one cell) to ``red_full`` (the buffer full), tested on every
-    arriving cell, or with ``red_frames`` on a frame's first cell, dropping whole frames (see
-    :func:`atmtcp.kernel.policies.red_decision`). Draws come from the run's seeded stream.
-
-    ``active_vcs`` is Selective Drop's and FBA's number of active VCs, ``Na`` (goyal1998 4.2): one
-    of :data:`ACTIVE_VCS`, "buffered" (the paper's: "a VC is active if it has at least one cell in the
-    buffer") or "routed" (every data VC routed through the port; a sensitivity study).
-
-    ESPD (cheon 3.3) also has ``threshold2`` (buffer threshold 2, cells; ``None``: "half
-    of buffer size"), ``droplist_max`` (the drop-list threshold, a number of VCs; ``None``:
-    "20 % of total number of sessions", those whose data cross the port, at least 1) and
-    ``drop_timer_s`` ("25 msec for symmetric roundtrip time simulations and 75 msec for
-    asymmetric").
+    A record checks its fields when it is made (a :class:`ModelError` naming ``DropPolicy.<field>``),
+    those that depend on the port's buffer in :meth:`check_buffer` (:class:`PortConfig` calls it), and
+    writes itself into the port's kernel columns (:meth:`kernel_columns`).
     """
 
-    kind: str = "tail"
+    code: ClassVar[int]
+    """The policy's code in the kernel (:mod:`atmtcp.kernel.layout`)."""
+    reads_vc_shares: ClassVar[bool] = False
+    """The rule reads the VC's cells in the buffer or the active VCs (Y, Na of goyal1998 4.2), so a
+    lazy port keeps a ring of its cells' departures (:mod:`atmtcp.kernel.ports`)."""
+    needs_buffer_size: ClassVar[bool] = False
+    """The rule uses the buffer size K: refused with an infinite buffer."""
+
+    @property
+    def kind(self) -> str:
+        """The policy's name (one of :data:`POLICIES`)."""
+        return POLICIES[self.code]
+
+    def check_buffer(self, buffer_cells: int | None) -> None:
+        """Check the parameters against a port's buffer (cells; ``None``: infinite)."""
+        _check(buffer_cells is not None or not self.needs_buffer_size, "PortConfig", "policy", self.kind,
+               f"not {self.kind!r} with an infinite buffer (its rule uses the buffer size K)")
+
+    def may_refuse_at_empty(self, buffer_cells: int) -> bool:
+        """Whether a cell that finds the buffer (of ``buffer_cells``) empty may be refused: such a
+        port is never folded into a fixed delay (:mod:`atmtcp.compiler`)."""
+        return False
+
+    def kernel_columns(self, buffer_cells: int | None, sessions: int) -> tuple[dict[int, int], dict[int, float]]:
+        """The port's columns that carry the policy: ``({P_* column: value}, {PF_* column: value})``
+        of the kernel's int64 and float64 port tables, for a buffer of ``buffer_cells`` (``None``:
+        infinite) crossed by the data of ``sessions`` connections."""
+        return {L.P_POLICY: self.code}, {}
+
+    @classmethod
+    def parameters(cls) -> tuple[str, ...]:
+        """The names of the policy's parameters (its fields)."""
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+
+class _Thresholded(PolicyRecord):
+    """A policy with a buffer threshold R, ``threshold`` (cells; ``None``: a default derived from
+    the buffer size, :meth:`default_threshold`)."""
+
+    def default_threshold(self, buffer_cells: int) -> int:
+        raise NotImplementedError
+
+    def resolved_threshold(self, buffer_cells: int | None) -> int:
+        """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite: R must be given)."""
+        if self.threshold is not None:
+            return self.threshold
+        if buffer_cells is None:
+            raise ModelError("DropPolicy", "threshold", None,
+                             f"an explicit number of cells for {self.kind!r} with an infinite buffer")
+        return self.default_threshold(buffer_cells)
+
+    def check_buffer(self, buffer_cells: int | None) -> None:
+        super().check_buffer(buffer_cells)
+        if buffer_cells is None:
+            _check(self.threshold is not None, "DropPolicy", "threshold", None,
+                   f"an explicit number of cells for {self.kind!r} with an infinite buffer "
+                   "(the default threshold is derived from the buffer size)")
+            return
+        r = self.resolved_threshold(buffer_cells)
+        _check(r <= buffer_cells, "DropPolicy", "threshold", r,
+               f"between 0 and the buffer size K = {buffer_cells} cells")
+
+
+@dataclass(frozen=True)
+class Tail(PolicyRecord):
+    """Tail drop (goyal1998 3, the tables' UBR; cheon's random cell discard, RCD): a cell is dropped
+    only when it finds the buffer full. No parameters."""
+
+    code: ClassVar[int] = L.TAIL
+
+
+@dataclass(frozen=True)
+class PPD(PolicyRecord):
+    """Partial Packet Discard (cheon 3.1's pseudocode): a cell that finds the buffer full puts its VC
+    on the drop-list, and every later cell of its packet is discarded, the EOM cell included.
+
+    ``capture_eom``: a dropped EOM cell captures its VC too, as the pseudocode is written ("if the
+    buffer is full: discard the cell, capture the VPI/VCI into drop-list" whatever the cell), so the
+    VC's next packet is discarded; off, a dropped EOM ends the packet and leaves the VC free
+    (:func:`atmtcp.kernel.policies.cell_decision`).
+    """
+
+    code: ClassVar[int] = L.PPD
+    capture_eom: bool = False
+
+    def __post_init__(self):
+        _boolean("DropPolicy", "capture_eom", self.capture_eom)
+
+    def kernel_columns(self, buffer_cells, sessions):
+        return {L.P_POLICY: self.code, L.P_CAPTURE_EOM: int(self.capture_eom)}, {}
+
+
+@dataclass(frozen=True)
+class EPD(_Thresholded):
+    """Early Packet Discard (cheon 3.2's pseudocode; goyal1998 4.1): a packet whose first cell finds
+    ``queue_length >= Threshold`` is discarded; a cell that finds the buffer full puts its VC on the
+    drop-list as PPD's does.
+
+    ``threshold`` is R in cells (``None``: buffer - 200 cells, goyal1998 4.1: "200 cells are enough to
+    hold one packet each from all 15 TCP connections"). ``keep_eom`` lets the EOM cell of a discarded
+    packet through when there is room ("EOM cells enter the buffer whenever the space is available").
+    ``capture_eom`` as :class:`PPD`'s.
+    """
+
+    code: ClassVar[int] = L.EPD
     threshold: int | None = None
-    z: float = 0.8
     keep_eom: bool = True
     capture_eom: bool = False
+
+    def __post_init__(self):
+        _cells_or_none("threshold", self.threshold)
+        _boolean("DropPolicy", "keep_eom", self.keep_eom)
+        _boolean("DropPolicy", "capture_eom", self.capture_eom)
+
+    def default_threshold(self, buffer_cells):
+        return max(buffer_cells - 200, 1)
+
+    def check_buffer(self, buffer_cells):
+        super().check_buffer(buffer_cells)
+        if buffer_cells is not None:
+            r = self.resolved_threshold(buffer_cells)
+            _check(r >= 1, "DropPolicy", "threshold", r, ">= 1 cell for EPD")
+
+    def may_refuse_at_empty(self, buffer_cells):
+        return self.resolved_threshold(buffer_cells) < 1  # queue_length < Threshold never holds
+
+    def kernel_columns(self, buffer_cells, sessions):
+        return {L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
+                L.P_KEEP_EOM: int(self.keep_eom), L.P_CAPTURE_EOM: int(self.capture_eom)}, {}
+
+
+@dataclass(frozen=True)
+class _LoadRatio(_Thresholded):
+    """The parameters and the columns that :class:`SelectiveDrop` and :class:`FBA` share."""
+
+    reads_vc_shares: ClassVar[bool] = True
+    threshold: int | None = None
+    z: float = 0.8
+    active_vcs: str = "buffered"
+    keep_eom: bool = True
+    capture_eom: bool = False
+
+    def __post_init__(self):
+        _cells_or_none("threshold", self.threshold)
+        _positive("DropPolicy", "z", self.z)
+        _check(self.active_vcs in ACTIVE_VCS, "DropPolicy", "active_vcs", self.active_vcs, f"one of {ACTIVE_VCS}")
+        _boolean("DropPolicy", "keep_eom", self.keep_eom)
+        _boolean("DropPolicy", "capture_eom", self.capture_eom)
+
+    def default_threshold(self, buffer_cells):
+        return int(round(0.9 * buffer_cells))
+
+    def kernel_columns(self, buffer_cells, sessions):
+        return ({L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
+                 L.P_KEEP_EOM: int(self.keep_eom), L.P_CAPTURE_EOM: int(self.capture_eom),
+                 L.P_ROUTED_VCS: sessions if self.active_vcs == "routed" else 0}, {L.PF_Z: self.z})
+
+
+@dataclass(frozen=True)
+class SelectiveDrop(_LoadRatio):
+    """Selective Drop (goyal1998 4.2): above the minimum drop threshold R a new packet is dropped when
+    its VC's load ratio ``Y * Na / X`` exceeds the cutoff Z; the rest of a refused packet is discarded
+    as EPD's (cheon 3.2's drop-list).
+
+    ``threshold`` is R (cells; ``None``: 0.9 x buffer, goyal1998 section 7: "the values of R and Z are
+    chosen to be 0.9 and 0.8"), ``z`` is Z, ``active_vcs`` how the active VCs Na are counted: one of
+    :data:`ACTIVE_VCS`, "buffered" (the paper's: "a VC is active if it has at least one cell in the
+    buffer") or "routed" (every data VC routed through the port; a sensitivity study). ``keep_eom`` and
+    ``capture_eom`` as :class:`EPD`'s.
+    """
+
+    code: ClassVar[int] = L.SELECTIVE_DROP
+
+
+@dataclass(frozen=True)
+class FBA(_LoadRatio):
+    """Fair Buffer Allocation (goyal1998 4.2): above R a new packet is dropped when its VC's load
+    ratio ``Y * Na / X`` exceeds ``Z * (K - R) / (X - R)``, ``z`` being the linear scale factor Z. The
+    parameters are :class:`SelectiveDrop`'s; the rule needs the buffer size K (no infinite buffer)."""
+
+    code: ClassVar[int] = L.FBA
+    needs_buffer_size: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class ESPD(_Thresholded):
+    """Early Selective Packet Discard (cheon 3.3's pseudocode): above buffer threshold 1 the first
+    cell of a packet is discarded and its VC captured into the port's drop-list while the list has
+    room; a listed VC loses every cell but its EOM, which releases it below buffer threshold 2; the
+    drop timer empties the list.
+
+    ``threshold`` is buffer threshold 1 (cells; ``None``: 0.96 x buffer, "about six packets less than
+    buffer size", six 12-cell packets below 2000 cells), ``threshold2`` buffer threshold 2 (``None``:
+    "half of buffer size"), ``droplist_max`` the drop-list threshold, a number of VCs (``None``: "20 %
+    of total number of sessions", those whose data cross the port, at least 1), ``drop_timer_s`` the
+    drop timer ("25 msec for symmetric roundtrip time simulations and 75 msec for asymmetric").
+    """
+
+    code: ClassVar[int] = L.ESPD
+    threshold: int | None = None
     threshold2: int | None = None
     droplist_max: int | None = None
     drop_timer_s: float = 0.025
-    red_one: float = 1e-4
-    red_full: float = 1.0
-    red_frames: bool = False
-    active_vcs: str = "buffered"
 
     def __post_init__(self):
-        _check(self.kind in POLICIES, "DropPolicy", "kind", self.kind, f"one of {POLICIES}")
-        _check(self.active_vcs in ACTIVE_VCS, "DropPolicy", "active_vcs", self.active_vcs, f"one of {ACTIVE_VCS}")
-        for name in ("threshold", "threshold2"):
-            value = getattr(self, name)
-            if value is not None:
-                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-                _check(ok, "DropPolicy", name, value, "an integer >= 0 (cells) or None")
-        _positive("DropPolicy", "z", self.z)
-        _boolean("DropPolicy", "keep_eom", self.keep_eom)
-        _boolean("DropPolicy", "capture_eom", self.capture_eom)
+        _cells_or_none("threshold", self.threshold)
+        _cells_or_none("threshold2", self.threshold2)
         if self.droplist_max is not None:
             _positive("DropPolicy", "droplist_max", self.droplist_max, integer=True)
         _positive("DropPolicy", "drop_timer_s", self.drop_timer_s, at_most=MAX_TIME_S)
-        _positive("DropPolicy", "red_one", self.red_one, at_most=1.0)
-        _check(self.red_one <= self.red_full <= 1.0, "DropPolicy", "red_full", self.red_full,
-               f"between red_one = {self.red_one:g} and 1 (RED's probability at a full buffer)")
-        _boolean("DropPolicy", "red_frames", self.red_frames)
-        if self.kind != "espd":
-            for name in ("threshold2", "droplist_max"):
-                _check(getattr(self, name) is None, "DropPolicy", name, getattr(self, name),
-                       f"None unless kind='espd' (an ESPD parameter; kind is {self.kind!r})")
         if self.threshold is not None and self.threshold2 is not None:
             _check(self.threshold2 < self.threshold, "DropPolicy", "threshold2", self.threshold2,
                    f"below buffer threshold 1 = {self.threshold} cells (cheon 3.3 releases below it)")
 
-    def resolved_threshold(self, buffer_cells: int | None) -> int:
-        """R in cells for a buffer of ``buffer_cells`` (``None`` = infinite).
-
-        The defaults need a finite buffer: with an infinite one EPD, ESPD and Selective Drop
-        need an explicit threshold (:class:`PortConfig` checks this), tail drop and PPD have
-        none.
-        """
-        if self.threshold is not None:
-            return self.threshold
-        if buffer_cells is None:
-            if self.kind in THRESHOLD_POLICIES:
-                raise ModelError("DropPolicy", "threshold", None,
-                                 f"an explicit number of cells for {self.kind!r} with an infinite buffer")
-            return 0
-        if self.kind == "epd":
-            return max(buffer_cells - 200, 1)
-        if self.kind == "espd":
-            return int(round(0.96 * buffer_cells))
-        return int(round(0.9 * buffer_cells))
+    def default_threshold(self, buffer_cells):
+        return int(round(0.96 * buffer_cells))
 
     def resolved_threshold2(self, buffer_cells: int | None) -> int:
-        """ESPD's buffer threshold 2 in cells (0 for the other policies)."""
-        if self.kind != "espd":
-            return 0
+        """Buffer threshold 2 in cells for a buffer of ``buffer_cells`` (``None`` = infinite)."""
         if self.threshold2 is not None:
             return self.threshold2
         if buffer_cells is None:
             raise ModelError("DropPolicy", "threshold2", None, "an explicit number of cells for 'espd' with an "
                              "infinite buffer")
         return buffer_cells // 2
+
+    def check_buffer(self, buffer_cells):
+        super().check_buffer(buffer_cells)
+        if buffer_cells is not None:
+            r = self.resolved_threshold(buffer_cells)
+            _check(r < buffer_cells, "DropPolicy", "threshold", r,
+                   f"below the buffer size K = {buffer_cells} cells (ESPD's buffer threshold 1)")
+            r2 = self.resolved_threshold2(buffer_cells)
+            _check(r2 < r, "DropPolicy", "threshold2", r2, f"below buffer threshold 1 = {r} cells")
+
+    def kernel_columns(self, buffer_cells, sessions):
+        return {L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
+                L.P_THRESHOLD2: self.resolved_threshold2(buffer_cells),
+                L.P_DROPLIST_MAX: self.droplist_max or max(1, int(round(0.2 * sessions))),
+                L.P_DROP_TIMER_NS: int(round(self.drop_timer_s * 1_000_000_000)),
+                L.P_DROP_TIMER_AT: -1}, {}  # the timer starts inactive
+
+
+@dataclass(frozen=True)
+class CellRED(PolicyRecord):
+    """RED as lakshman 2.2 uses it: a drop probability for each buffer occupancy, exponential from
+    ``red_one`` (one cell) to ``red_full`` (the buffer full), tested on every arriving cell, or with
+    ``red_frames`` on a frame's first cell, dropping whole frames
+    (:func:`atmtcp.kernel.policies.red_decision`). Draws come from the run's seeded stream."""
+
+    code: ClassVar[int] = L.RED
+    needs_buffer_size: ClassVar[bool] = True
+    red_one: float = 1e-4
+    red_full: float = 1.0
+    red_frames: bool = False
+
+    def __post_init__(self):
+        _positive("DropPolicy", "red_one", self.red_one, at_most=1.0)
+        _check(self.red_one <= self.red_full <= 1.0, "DropPolicy", "red_full", self.red_full,
+               f"between red_one = {self.red_one:g} and 1 (RED's probability at a full buffer)")
+        _boolean("DropPolicy", "red_frames", self.red_frames)
+
+    def kernel_columns(self, buffer_cells, sessions):
+        slope = (math.log(self.red_full) - math.log(self.red_one)) / max(1, (buffer_cells or 1) - 1)
+        return ({L.P_POLICY: self.code, L.P_RED_FRAME: int(self.red_frames)},
+                {L.PF_RED_LOG_ONE: math.log(self.red_one), L.PF_RED_SLOPE: slope})
+
+
+POLICY_RECORDS = {POLICIES[r.code]: r for r in sorted(
+    (Tail, PPD, EPD, SelectiveDrop, FBA, ESPD, CellRED), key=lambda r: r.code)}
+"""Each policy's record, by name, in the order of :data:`POLICIES`."""
+
+
+def policies_with(parameter: str) -> tuple[str, ...]:
+    """The policies that have ``parameter``, in the order of :data:`POLICIES`."""
+    return tuple(kind for kind, record in POLICY_RECORDS.items() if parameter in record.parameters())
+
+
+def DropPolicy(kind: str = "tail", **params) -> PolicyRecord:
+    """A switch port's drop policy: the record of ``kind`` (one of :data:`POLICIES`) with ``params``,
+    e.g. ``DropPolicy("epd", threshold=800)`` is ``EPD(threshold=800)``. A parameter the kind does not
+    have is refused (:class:`ModelError` naming it), unless it is ``None`` (not given)."""
+    _check(kind in POLICY_RECORDS, "DropPolicy", "kind", kind, f"one of {POLICIES}")
+    record = POLICY_RECORDS[kind]
+    own = record.parameters()
+    for name, value in params.items():
+        _check(name in own or value is None, "DropPolicy", name, value,
+               f"None ({kind!r} has no parameter {name!r}; its parameters: {', '.join(own) or 'none'})")
+    return record(**{name: value for name, value in params.items() if name in own})
 
 
 @dataclass(frozen=True)
@@ -236,14 +445,14 @@ class PortConfig:
     """
 
     buffer_cells: int | None = None
-    policy: DropPolicy = field(default_factory=DropPolicy)
+    policy: PolicyRecord = field(default_factory=Tail)
     randomized_tail: bool = False
     fan_in: int | None = None
     slotted: bool = False
     drop_from_front: str = "none"
 
     def __post_init__(self):
-        _check(isinstance(self.policy, DropPolicy), "PortConfig", "policy", self.policy,
+        _check(isinstance(self.policy, PolicyRecord), "PortConfig", "policy", self.policy,
                "a DropPolicy (e.g. DropPolicy('epd'))")
         _boolean("PortConfig", "randomized_tail", self.randomized_tail)
         _boolean("PortConfig", "slotted", self.slotted)
@@ -270,26 +479,9 @@ class PortConfig:
                    f"False with the {self.policy.kind!r} policy (lakshman 3 randomizes tail drop: plain or PPD)")
             _check(self.buffer_cells is not None, "PortConfig", "randomized_tail", self.randomized_tail,
                    "False with an infinite buffer (nothing is ever dropped)")
-        if self.buffer_cells is None:
-            # goyal1998 4.2's FBA rule divides by K - R: it has no meaning without a buffer size
-            _check(self.policy.kind not in ("fba", "red"), "PortConfig", "policy", self.policy.kind,
-                   f"not {self.policy.kind!r} with an infinite buffer (its rule uses the buffer size K)")
-            if self.policy.kind in THRESHOLD_POLICIES:
-                _check(self.policy.threshold is not None, "DropPolicy", "threshold", None,
-                       f"an explicit number of cells for {self.policy.kind!r} with an infinite buffer "
-                       "(the default threshold is derived from the buffer size)")
         if self.buffer_cells is not None:
             _positive("PortConfig", "buffer_cells", self.buffer_cells, integer=True, at_most=MAX_BUFFER_CELLS)
-            r = self.policy.resolved_threshold(self.buffer_cells)
-            _check(r <= self.buffer_cells, "DropPolicy", "threshold", r,
-                   f"between 0 and the buffer size K = {self.buffer_cells} cells")
-            if self.policy.kind == "epd":
-                _check(r >= 1, "DropPolicy", "threshold", r, ">= 1 cell for EPD")
-            if self.policy.kind == "espd":
-                _check(r < self.buffer_cells, "DropPolicy", "threshold", r,
-                       f"below the buffer size K = {self.buffer_cells} cells (ESPD's buffer threshold 1)")
-                r2 = self.policy.resolved_threshold2(self.buffer_cells)
-                _check(r2 < r, "DropPolicy", "threshold2", r2, f"below buffer threshold 1 = {r} cells")
+        self.policy.check_buffer(self.buffer_cells)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ cheon's experiments need from the kernel: the IP service rate (cheon 2), its fra
 the effective-throughput counter (cheon 4.2.3).
 
 :func:`espd_decision` is checked branch by branch; then the kernel's port-level function
-(:func:`atmtcp.kernel.cells.espd_port_decision`, with the drop-list count, the list epoch and
+(:func:`atmtcp.kernel.policies.decide_espd`, with the drop-list count, the list epoch and
 the drop timer in a real compiled state) decides random cell sequences as
 ``naive.NaiveEspd``, the pseudocode transcribed line by line.
 """
@@ -16,8 +16,7 @@ import atmtcp
 from atmtcp import model as m
 from atmtcp.compile import NS, compile_run
 from atmtcp.kernel import layout as L
-from atmtcp.kernel.cells import espd_port_decision
-from atmtcp.kernel.policies import espd_decision
+from atmtcp.kernel.policies import decide_espd, espd_decision
 from atmtcp.topologies import parking_lot, parking_lot_bottleneck
 
 from naive import NaiveEspd, arrivals_from_ops, cells_for
@@ -121,7 +120,7 @@ def test_espd_port_matches_pseudocode(scenario):
             continue
         _, vc, bom, eom = event
         v, pv = slots[vc]
-        decision = espd_port_decision(compiled.kernel_state, p, pv, queue, bom, eom, now * unit_ns)
+        decision = decide_espd(compiled.kernel_state, p, pv, queue, bom, eom, now * unit_ns)
         if decision >= L.CAPTURED:
             captures.append((now, vc))
         accepted = decision == ACCEPT

@@ -2,6 +2,8 @@
 FBA's two readings in the compiled port, and the analytic PIPE stall."""
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import xarray as xr
 
@@ -77,13 +79,28 @@ def test_fba_readings_reach_the_compiled_port():
     assert phases == [c.tcp.tick_phase_s for c in studies.with_tick_phases(run, 3, studies.TICK_PHASE_STREAM).connections]
 
 
-def test_routed_vcs_change_fba_but_not_epd():
-    """Only the policies that read Na (Selective Drop, FBA) see the routed count."""
-    for policy, changes in (("fba", True), ("epd", False)):
-        run = goyal_run("lan", 5, 1000, policy, "vanilla", 1, quick=True, duration_s=3.0)
-        a = atmtcp.simulate(run).goodput_bps.values
-        b = atmtcp.simulate(studies.with_active_vcs(run, "routed")).goodput_bps.values
-        assert (not np.array_equal(a, b)) == changes, policy
+def test_routed_vcs_change_fba_but_not_epd(monkeypatch):
+    """Only the policies that read Na (Selective Drop, FBA) see the routed count: they alone have the
+    parameter, and EPD's port decides as before with the routed count written into its column."""
+    run = goyal_run("lan", 5, 1000, "fba", "vanilla", 1, quick=True, duration_s=3.0)
+    a = atmtcp.simulate(run).goodput_bps.values
+    b = atmtcp.simulate(studies.with_active_vcs(run, "routed")).goodput_bps.values
+    assert not np.array_equal(a, b)
+    assert m.policies_with("active_vcs") == ("selective_drop", "fba")
+    run = goyal_run("lan", 5, 1000, "epd", "vanilla", 1, quick=True, duration_s=3.0)
+    simulation = importlib.import_module("atmtcp.simulate")  # its run_kernel: no run cache in the way
+    a = simulation.counters(run, simulation.run_kernel(run))["goodput_bps"].values
+    compile_buffered, routed = simulation.compile_run, []
+
+    def compile_routed(run, growth=None):
+        compiled = compile_buffered(run, growth)
+        port = compiled.state.port
+        routed.append(port[:, L.P_POLICY] == L.EPD)
+        port[routed[-1], L.P_ROUTED_VCS] = 5  # what "routed" writes for Selective Drop
+        return compiled
+    monkeypatch.setattr(simulation, "compile_run", compile_routed)
+    assert np.array_equal(a, simulation.counters(run, simulation.run_kernel(run))["goodput_bps"].values)
+    assert routed and routed[0].any()
 
 
 def test_pipe_stall_from_counts_5_4_1_by_hand():

@@ -91,7 +91,8 @@ def test_cli_infinite_buffer_defaults_to_tail_drop(capsys):
 )
 def test_efficiency_never_exceeds_one(n, access_mbps, trunk_mbps, mss, policy, buffer, seed):
     """Property over generated networks: unequal access and trunk rates, mixed MSS, any policy."""
-    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold=buffer // 2 if policy != "tail" else None))
+    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold=buffer // 2 if policy in m.policies_with("threshold")
+                                             else None))
     network = n_source_network(n, 2e-4, port, rate_bps=trunk_mbps * 1e6)
     links = tuple(dataclasses.replace(l, rate_bps=access_mbps[int(l.a[1:]) - 1] * 1e6) if l.b == "SW1" else l
                   for l in network.links)

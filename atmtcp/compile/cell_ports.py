@@ -4,7 +4,6 @@ rings and pending lists, and the ``port`` and ``portf`` tables (:mod:`atmtcp.ker
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,9 +17,6 @@ from .routes import Router
 INITIAL_INFINITE_RING = 16384
 """Cells an infinite buffer's ring holds at first, at most (less where the windows crossing
 the port bound its queue lower); it grows when it runs low (see :class:`~atmtcp.compile.Growth`)."""
-RINGLESS_POLICIES = ("tail", "ppd", "epd", "espd", "red")
-"""Policies that read only the buffer occupancy: their lazy ports keep no per-cell ring
-(:mod:`atmtcp.kernel.ports`)."""
 
 
 @dataclass
@@ -84,9 +80,7 @@ def foldable(specs: dict[str, PortSpec], upstream: dict[str, set[str]]) -> set[s
         up = specs[next(iter(ups))]
         if up.cdv_ns > 0:
             continue  # delay variation can bunch cells, which then queue
-        policy = spec.config.policy
-        if spec.config.buffer_cells is not None and policy.kind == "epd" and \
-                policy.resolved_threshold(spec.config.buffer_cells) < 1:
+        if spec.config.buffer_cells is not None and spec.config.policy.may_refuse_at_empty(spec.config.buffer_cells):
             continue
         if spec.config.slotted:
             if up.config.slotted and not up.is_nic and cell_time_ns(up.rate_bps) == cell_time_ns(spec.rate_bps):
@@ -170,7 +164,7 @@ def ring_sizes(run: m.Run, routes: CellRoutes, margins: Margins, growth: Growth)
         else:
             bound = room = k
         queue_bound.append(bound)
-        ring_cap.append(room if spec.held or spec.config.policy.kind not in RINGLESS_POLICIES else 0)
+        ring_cap.append(room if spec.held or spec.config.policy.reads_vc_shares else 0)
     return Rings(queue_bound, ring_cap, pend_cap)
 
 
@@ -231,19 +225,13 @@ def port_tables(run: m.Run, routes: CellRoutes, rings: Rings) -> PortTables:
 def write_drop_policy(port: np.ndarray, portf: np.ndarray, i: int, policy: m.DropPolicy, k: int | None,
                       sessions: int) -> None:
     """Port ``i``'s drop-policy columns (:mod:`atmtcp.kernel.policies`): ``policy`` at a buffer of
-    ``k`` cells (None: infinite) crossed by the data of ``sessions`` connections."""
-    port[i, L.P_POLICY] = m.POLICIES.index(policy.kind)
-    port[i, L.P_THRESHOLD] = policy.resolved_threshold(k)
-    port[i, L.P_KEEP_EOM] = int(policy.keep_eom)
-    port[i, L.P_CAPTURE_EOM] = int(policy.capture_eom)
-    port[i, L.P_THRESHOLD2] = policy.resolved_threshold2(k)
-    port[i, L.P_DROPLIST_MAX] = policy.droplist_max or max(1, int(round(0.2 * sessions)))
-    port[i, L.P_DROP_TIMER_NS] = int(round(policy.drop_timer_s * NS))
-    port[i, L.P_ROUTED_VCS] = sessions if policy.active_vcs == "routed" else 0
-    portf[i, L.PF_Z] = policy.z
-    portf[i, L.PF_RED_LOG_ONE] = math.log(policy.red_one)
-    portf[i, L.PF_RED_SLOPE] = (math.log(policy.red_full) - math.log(policy.red_one)) / max(1, (k or 1) - 1)
-    port[i, L.P_RED_FRAME] = int(policy.red_frames)
+    ``k`` cells (None: infinite) crossed by the data of ``sessions`` connections, as the policy's
+    record gives them (:meth:`atmtcp.model.PolicyRecord.kernel_columns`)."""
+    ints, floats = policy.kernel_columns(k, sessions)
+    for column, value in ints.items():
+        port[i, column] = value
+    for column, value in floats.items():
+        portf[i, column] = value
 
 
 def write_held(port: np.ndarray, i: int, spec: PortSpec, fan_in: int) -> None:

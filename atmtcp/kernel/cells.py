@@ -10,21 +10,18 @@ from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL,
-    E_GAP, E_HOP, E_IDX, E_LEFT, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, ESPD, ESPD_CAPTURE, ESPD_RELEASE, EV_CHANNEL,
+    E_GAP, E_HOP, E_IDX, E_LEFT, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, EV_CHANNEL,
     G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
     G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND,
-    P_ACTIVE_VCS, P_ROUTED_VCS, P_CAPACITY, P_CAPTURE_EOM, P_CELLS_IN, P_DROP_OVERFLOW, P_DROP_TIMER_AT, P_DROP_TIMER_NS,
-    P_DROPLIST_EPOCH, P_DROPLIST_LEN, P_DROPLIST_MAX, P_KEEP_EOM, P_POLICY, P_QUEUE, P_THRESHOLD,
-    P_THRESHOLD2, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW, PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, P_FRONT, P_RED_FRAME, PV_LISTED, PV_NORMAL, V_CELLS_DROPPED,
-    V_CELLS_PAST_LAST,
+    P_CELLS_IN, P_CAPACITY, P_DROP_OVERFLOW, P_QUEUE, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW,
+    V_CELLS_DROPPED, V_CELLS_PAST_LAST,
     V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RESYNC, V_RS_COUNT, V_RS_OK,
     V_RS_SERIAL, V_TAIL_NS,
 )
-from .policies import cell_decision, espd_decision, red_decision
-from .rng import random_below, random_unit
+from .policies import decide
+from .rng import random_below
 from .state import (
-    ftab, itab, ivec, nonneg, unliteral, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_PORTF, T_PV_COUNT, T_PV_STATE, T_VC,
-    T_VC_CHAN, T_VC_DELAY,
+    itab, ivec, nonneg, unliteral, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_VC, T_VC_CHAN, T_VC_DELAY,
 )
 
 
@@ -221,87 +218,24 @@ def log_drop(S, t, p, v, reason, seq):
 @jit_inline
 def port_decision(S, p, v, pv, k, idx, t):
     """Count cell ``idx`` of packet ``k`` (VC ``v``, (port, VC) slot ``pv``) into port ``p``
-    at ``t`` and decide it with the port's policy
-    (:func:`atmtcp.kernel.policies.cell_decision`, or ESPD's :func:`espd_port_decision`);
-    updates the VC's discard state and counts an arrival that finds the buffer full.
+    at ``t`` and decide it with the port's policy (:func:`atmtcp.kernel.policies.decide`); counts
+    an arrival that finds the buffer full.
 
     Returns ACCEPT or a drop reason, plus ``CAPTURED`` when the refused cell put its VC on
     the drop-list (:func:`drop_cell` logs it). Nothing here calls a function that takes the
     state: such a call, even on a rare branch, slowed the whole inlined cell path by 15 %."""
     pkt = itab(S, T_PKT)
     port = itab(S, T_PORT)
-    portf = ftab(S, T_PORTF)
-    pv_count = ivec(S, T_PV_COUNT)
-    pv_state = ivec(S, T_PV_STATE)
     vc = itab(S, T_VC)
     port[p, P_CELLS_IN] += 1
     x = port[p, P_QUEUE]
     eom = idx == pkt[k, K_NCELLS] - 1
-    old = pv_state[pv]
-    if port[p, P_POLICY] < ESPD:  # the policies of cell_decision first: the common path
-        decision, state = cell_decision(
-            port[p, P_POLICY], port[p, P_KEEP_EOM], port[p, P_CAPTURE_EOM], old, x,
-            port[p, P_CAPACITY], port[p, P_THRESHOLD], portf[p, PF_Z], pv_count[pv],
-            port[p, P_ACTIVE_VCS] if port[p, P_ROUTED_VCS] == 0 else port[p, P_ROUTED_VCS], idx == 0, eom,
-        )
-        pv_state[pv] = state
-        if old == PV_NORMAL and state != PV_NORMAL:
-            decision += CAPTURED
-    elif port[p, P_POLICY] == ESPD:
-        decision = espd_port_decision(S, p, pv, x, idx == 0, eom, t)
-    else:
-        frames = port[p, P_RED_FRAME] != 0
-        # the test is drawn at every arrival it applies to, whatever the occupancy, so that the
-        # stream does not depend on the decision
-        u = random_unit(S) if idx == 0 or not frames else 2.0
-        decision, state = red_decision(
-            old, x, port[p, P_CAPACITY], u, portf[p, PF_RED_LOG_ONE], portf[p, PF_RED_SLOPE],
-            frames, port[p, P_FRONT] != 0, idx == 0, eom,
-        )
-        pv_state[pv] = state
-        if old == PV_NORMAL and state != PV_NORMAL:
-            decision += CAPTURED
+    decision = decide(S, p, pv, x, idx == 0, eom, t)
     if decision != ACCEPT and x >= port[p, P_CAPACITY]:
         # every arrival at a full buffer is refused here (randomized tail drop may still let
         # it in by dropping another cell), so counting on this branch keeps the path of an
         # admitted cell free of the count
         vc[v, V_FULL_ARRIVALS] += 1
-    return decision
-
-
-@jit_inline
-def espd_port_decision(S, p, pv, x, bom, eom, t):
-    """ESPD at port ``p`` (cheon 3.3): the drop-list, its count and the drop timer around
-    :func:`atmtcp.kernel.policies.espd_decision`. Returns as :func:`port_decision`.
-
-    "if the drop timer has expired, remove all the entries of drop-list" is checked as each
-    cell arrives, before the decision, as the pseudocode's first line; the port's list
-    epoch rises so that no VC reads as listed. The timer starts when a VC is captured into
-    an empty list ("if the first VPI/VCI in drop-list, activate a drop timer") and stops
-    when a VC is released by queue length ("deactivate the drop timer if it is active").
-    """
-    port = itab(S, T_PORT)
-    pv_state = ivec(S, T_PV_STATE)
-    if port[p, P_DROP_TIMER_AT] >= 0 and t >= port[p, P_DROP_TIMER_AT]:
-        port[p, P_DROPLIST_EPOCH] += 1
-        port[p, P_DROPLIST_LEN] = 0
-        port[p, P_DROP_TIMER_AT] = -1
-    listed_state = PV_LISTED + port[p, P_DROPLIST_EPOCH]
-    n_listed = port[p, P_DROPLIST_LEN]
-    decision, action = espd_decision(
-        pv_state[pv] == listed_state, x, port[p, P_CAPACITY], port[p, P_THRESHOLD], port[p, P_THRESHOLD2],
-        n_listed >= port[p, P_DROPLIST_MAX], bom, eom,
-    )
-    if action == ESPD_CAPTURE:
-        if n_listed == 0:
-            port[p, P_DROP_TIMER_AT] = t + port[p, P_DROP_TIMER_NS]
-        port[p, P_DROPLIST_LEN] = n_listed + 1
-        pv_state[pv] = listed_state
-        decision += CAPTURED
-    elif action == ESPD_RELEASE:
-        port[p, P_DROPLIST_LEN] = n_listed - 1
-        pv_state[pv] = PV_NORMAL
-        port[p, P_DROP_TIMER_AT] = -1
     return decision
 
 

@@ -113,8 +113,10 @@ PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, PF_NFIELDS = range(4)
 # PF_RED_*: lakshman 2.2's exponential drop probability, log p(1 cell) and d log p / d cell
 
 # --- drop policies ---------------------------------------------------------------------------
-TAIL, PPD, EPD, SELECTIVE_DROP, FBA, ESPD, RED = range(7)
 POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd", "red")
+TAIL, PPD, EPD, SELECTIVE_DROP, FBA, ESPD, RED = range(len(POLICY_NAMES))  # code = the name's place, name.upper()
+# each name has its record in atmtcp.model.POLICY_RECORDS, its decide_<name> in atmtcp.kernel.policies and
+# its branch in atmtcp.kernel.policies.decide (tests/test_policy_registry.py)
 
 # --- drop from front (lakshman 3), ``P_FRONT`` ---------------------------------------------------
 NO_FRONT, FRONT_CELL, FRONT_FRAME = range(3)
