@@ -8,10 +8,10 @@ import re
 import pytest
 
 from atmtcp import model as m
-from atmtcp.compiler import compile_run
+from atmtcp.compile import compile_run
 from atmtcp.kernel import entry, policies
 from atmtcp.kernel import layout as L
-from atmtcp.topologies import BOTTLENECK, n_source_run
+from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
 SIGNATURE = ("S", "p", "pv", "x", "bom", "eom", "t")
 
