@@ -136,7 +136,7 @@ class PolicyRecord:
 
     def may_refuse_at_empty(self, buffer_cells: int) -> bool:
         """Whether a cell that finds the buffer (of ``buffer_cells``) empty may be refused: such a
-        port is never folded into a fixed delay (:mod:`atmtcp.compiler`)."""
+        port is never folded into a fixed delay (:mod:`atmtcp.compile.cell_ports`)."""
         return False
 
     def kernel_columns(self, buffer_cells: int | None, sessions: int) -> tuple[dict[int, int], dict[int, float]]:
