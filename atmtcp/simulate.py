@@ -259,6 +259,14 @@ def priority_on_ns(S) -> np.ndarray:
     return S.rport[:, L.RP_PRIORITY_ON_NS] + np.where(running, S.g[L.G_END] - S.rport[:, L.RP_PRIORITY_SINCE], 0)
 
 
+def _add_sampled(ds: xr.Dataset, fields: tuple[str, ...], described: dict[str, tuple[str, str]], column, dims) -> None:
+    """``ds["sampled_<field>"]`` for each of ``fields``: ``column(i)``, the samples of the i-th field, with
+    the units and description ``described[field]``, at the sampling instants."""
+    for i, name in enumerate(fields):
+        units, description = described[name]
+        ds[f"sampled_{name}"] = _var(column(i).copy(), dims, units, description + " at the sampling instant")
+
+
 def _var(values, dims, units, description):
     import xarray as xr
     return xr.Variable(dims, values, {"units": units, "description": description})
@@ -367,10 +375,7 @@ def _add_packet_samples(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         "dropped": ("packet", "data packets of the source dropped at router ports so far"),
         "timeouts": ("1", "retransmission timeouts of the source so far"),
     }
-    for i, name in enumerate(L.SAMPLED_CONNECTION_FIELDS):
-        units, description = described[name]
-        ds[f"sampled_{name}"] = _var(per_source[:, :, i].copy(), ("sample_time", "source"), units,
-                                     description + " at the sampling instant")
+    _add_sampled(ds, L.SAMPLED_CONNECTION_FIELDS, described, lambda i: per_source[:, :, i], ("sample_time", "source"))
     width = len(L.EWA_SAMPLE_FIELDS)
     described = {
         "alpha": ("1", "EWA's alpha (ewa 3.2)"),
@@ -378,7 +383,4 @@ def _add_packet_samples(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
         "feedback": ("packet", "EWA's feedback f(B - Q) for an ACK passing at the instant (eq. 3.3 or 3.4)"),
         "available_rate": ("1", "share of the link's rate the queue's VC has (below 1 while a priority VC is on)"),
     }
-    for i, name in enumerate(L.EWA_SAMPLE_FIELDS):
-        units, description = described[name]
-        ds[f"sampled_{name}"] = _var(S.rfsample[:, i::width].copy(), ("sample_time", "sampled_queue"), units,
-                                     description + " at the sampling instant")
+    _add_sampled(ds, L.EWA_SAMPLE_FIELDS, described, lambda i: S.rfsample[:, i::width], ("sample_time", "sampled_queue"))
