@@ -46,6 +46,7 @@ from .layout import (
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
     P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
 )
+from .rings import ring_offset
 from .rng import random_below
 from .state import (
     itab, ivec, nonneg, unliteral, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
@@ -68,10 +69,7 @@ def unpack_cell(cell):
 def ring_slot(S, p, position):
     """Arena index of the ``position``-th held cell of port ``p`` (0 = the head)."""
     port = itab(S, T_PORT)
-    slot = port[p, P_RING_HEAD] + position
-    if slot >= port[p, P_RING_CAP]:
-        slot -= port[p, P_RING_CAP]
-    return nonneg(port[p, P_RING_BASE] + slot)
+    return nonneg(port[p, P_RING_BASE] + ring_offset(port[p, P_RING_HEAD], position, port[p, P_RING_CAP]))
 
 
 @jit_inline
@@ -150,8 +148,7 @@ def remove_held(S, p, position, reason, t):
             before = ring_slot(S, p, i - 1)
             ring_pv[here] = ring_pv[before]
             ring_cell[here] = ring_cell[before]
-        head = port[p, P_RING_HEAD] + 1
-        port[p, P_RING_HEAD] = 0 if head == port[p, P_RING_CAP] else head
+        port[p, P_RING_HEAD] = ring_offset(port[p, P_RING_HEAD], 1, port[p, P_RING_CAP])
     else:
         for i in range(position, n - 1):
             here = ring_slot(S, p, i)
@@ -310,8 +307,7 @@ def send_head(S, p, t):
     pv = nonneg(ivec(S, T_RING_PV)[slot])
     v = nonneg(ivec(S, T_PV_VC)[pv])
     k, hop, idx = unpack_cell(ring_cell[slot])
-    head = port[p, P_RING_HEAD] + 1
-    port[p, P_RING_HEAD] = 0 if head == port[p, P_RING_CAP] else head
+    port[p, P_RING_HEAD] = ring_offset(port[p, P_RING_HEAD], 1, port[p, P_RING_CAP])
     unlink(S, p, pv)
     port[p, P_CELLS_OUT] += 1
     forward_cell(S, v, hop, k, idx, t)

@@ -6,172 +6,288 @@ field is real-valued). The names below are the column numbers. Numba reads modul
 globals as compile-time constants, so ``conn[c, C_SND_UNA]`` costs nothing more than
 a plain array index.
 
-Add a field by appending a name before the ``*_NFIELDS`` sentinel of its table.
+Each column stands on its own line: its number, then its unit and its meaning. Units include
+``ns``, ``ps``, ``bytes``, ``cells``, ``packets``, ``segments`` (a sequence number // MSS),
+``ticks`` (of a host's TCP timer), ``count``, ``flag`` (0 or 1), ``code`` (one of the codes
+further down), ``1`` (a dimensionless number), ``index`` (a position that is not a row of a
+table) and ``row of <table>``; "-1: none" names the value that means none. The section headed
+``table <name>`` holds the columns of table ``<name>`` of :data:`atmtcp.kernel.tables.TABLES`,
+numbered 0, 1, ... in order, then its column count ``*_NFIELDS``. To add a field, give it the
+next number and raise ``*_NFIELDS`` by one; ``tests/test_layout.py`` checks every table's
+numbering against :data:`atmtcp.kernel.tables.FIXED_COLUMNS`.
 """
 
-# --- TCP connection, int64 table ``conn`` -------------------------------------------
-(
-    C_LOSS_DETECTION, C_RECOVERY, C_MSS, C_RCV_WND, C_MAX_CWND,
-    C_SND_UNA, C_SND_NXT, C_SND_MAX,
-    C_DUPACKS, C_IN_RECOVERY, C_RECOVER, C_PIPE, C_HOLE_PTR, C_HIGH_SACK,
-    C_RTT_TIMING, C_RTT_SEQ, C_RTT_START, C_SRTT, C_RTTVAR, C_RXTSHIFT, C_RXTCUR,
-    C_RTTMIN, C_RXTMAX, C_GRAN_NS,
-    C_TIMER_DEADLINE, C_TIMER_QUEUED,
-    C_DATA_VC, C_ACK_VC, C_START_NS,
-    C_INCREASE_RULE, C_INCREASE_N, C_ACK_COUNT,
-    C_SEGS_SENT, C_RETRANSMITS, C_TIMEOUTS, C_FAST_RETRANSMITS, C_BYTES_SENT,
-    C_RCV_NXT, C_OOO_SEGS, C_LAST_RCVD_SEG,
-    C_DELACK, C_DELACK_NS, C_DELACK_PENDING, C_DELACK_DEADLINE, C_DELACK_QUEUED,
-    C_ACKS_SENT, C_SB_MASK, C_TRACE, C_NLOSS, C_SCRIPTED_LOSSES,
-    C_SEND_HIGH, C_TIMEOUT_GUARD, C_MEASURE_NS, C_SEGS_RECEIVED, C_ACK_DELAY_NS,
-    C_TIMESTAMPS, C_TS_RECENT, C_RTT_SAMPLES, C_SND_WND,
-    C_SSTHRESH_RULE, C_RECOVERY_OPENS, C_SACK_PIPE_START, C_TICK_PHASE_NS,
-    C_NFIELDS,
-) = range(64)
-# C_SEGS_RECEIVED: distinct data segments that reached the receiver at or after C_MEASURE_NS
-# (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one packet").
-# C_ACK_DELAY_NS: the receiver hands each ACK to its NIC this long after the data arrived (lakshman 3).
-# C_TIMESTAMPS = 1: an RTT sample from every ACK of new data, from the send time it echoes (RFC 1323
-# timestamps; lakshman 3), none from an ACK echoing a retransmission (Karn). C_TS_RECENT: the receiver's
-# TS.Recent, the send time of the last in-order segment (-1: it was a retransmission). C_RTT_SAMPLES:
-# RTT samples folded into srtt.
-# C_SND_WND: the window the last ACK advertised (bytes; RFC 793's SND.WND); the sender sends at most
-# min(cwnd, C_SND_WND) beyond snd_una. The receiver advertises C_RCV_WND; EWA may lower it on the way (ewa 3).
-# C_SSTHRESH_RULE: SS_HALF_CWND or SS_BSD (see tcp_growth.halve_window). C_RECOVERY_OPENS = 1: the ACK that ends
-# fast recovery opens the window after deflating it to ssthresh, as any ACK of new data (4.4BSD tcp_input).
-# C_SACK_PIPE_START: PIPE_CWND_MINUS_3 or PIPE_CWND, SACK's PIPE at the third duplicate ACK (tcp_recovery.sack_enter).
-# C_TICK_PHASE_NS: the host's slow-timer ticks fall at C_TICK_PHASE_NS + k * C_GRAN_NS (TcpConfig.tick_phase_s).
+# === table ``conn``: a TCP connection, sender and receiver (int64) ==================================
+C_LOSS_DETECTION = 0      # code: how losses are detected, DETECT_* (model.FLAVOR_AXES)
+C_RECOVERY = 1            # code: what happens after a loss is detected, RECOVERY_* (model.FLAVOR_AXES)
+C_MSS = 2                 # bytes: maximum segment size; every segment is full size
+C_RCV_WND = 3             # bytes: the window the receiver advertises (a multiple of the window scale's unit);
+                          #   EWA may lower it on the way (ewa 3)
+C_MAX_CWND = 4            # bytes: cwnd's ceiling, the largest window the window scale allows (65535 << scale)
+C_SND_UNA = 5             # bytes: lowest unacknowledged sequence number (RFC 793 SND.UNA)
+C_SND_NXT = 6             # bytes: next sequence number to send (RFC 793 SND.NXT)
+C_SND_MAX = 7             # bytes: highest sequence number sent + 1 (4.4BSD snd_max)
+C_DUPACKS = 8             # count: consecutive duplicate ACKs
+C_IN_RECOVERY = 9         # flag: 1 during fast recovery
+C_RECOVER = 10            # bytes: snd_max at the fast retransmit (New Reno's RECOVER, goyal1998 5.3)
+C_PIPE = 11               # bytes: SACK's PIPE, the data estimated in the network during recovery (goyal1998
+                          #   5.4.1)
+C_HOLE_PTR = 12           # segments: where SACK's search for the next hole to retransmit resumes
+C_HIGH_SACK = 13          # segments: one past the highest segment SACKed
+C_RTT_TIMING = 14         # flag: 1 while a segment is being timed (4.4BSD t_rtt != 0)
+C_RTT_SEQ = 15            # bytes: sequence number of the timed segment (4.4BSD t_rtseq)
+C_RTT_START = 16          # ns: send time of the timed segment (with C_TIMESTAMPS: the echoed send time)
+C_SRTT = 17               # ticks x 8: smoothed RTT (4.4BSD t_srtt); 0: no estimate
+C_RTTVAR = 18             # ticks x 4: RTT variation (4.4BSD t_rttvar)
+C_RXTSHIFT = 19           # count: backoffs of the retransmission timer since the last RTT sample (t_rxtshift)
+C_RXTCUR = 20             # ticks: the retransmission timeout (4.4BSD t_rxtcur)
+C_RTTMIN = 21             # ticks: the timeout's floor (4.4BSD t_rttmin; TcpConfig.min_rto_ticks)
+C_RXTMAX = 22             # ticks: the timeout's ceiling (TcpConfig.max_rto_s)
+C_GRAN_NS = 23            # ns: one tick of the host's slow timer (TcpConfig.granularity_s)
+C_TIMER_DEADLINE = 24     # ns: when the retransmission timer expires; -1: not armed
+C_TIMER_QUEUED = 25       # ns: the time of the retransmission timer's entry in the event heap; -1: none
+C_DATA_VC = 26            # row of vc: the connection's data flow (2c)
+C_ACK_VC = 27             # row of vc: the connection's ACK flow (2c + 1)
+C_START_NS = 28           # ns: when the sender starts
+C_INCREASE_RULE = 29      # code: the congestion-avoidance increase rule (INC_*)
+C_INCREASE_N = 30         # count: ACKs per increase under INC_INTEGER_EVERY_N
+C_ACK_COUNT = 31          # count: ACKs towards the next increase under INC_INTEGER_EVERY_N
+C_SEGS_SENT = 32          # count: segments sent, retransmissions included
+C_RETRANSMITS = 33        # count: segments sent again
+C_TIMEOUTS = 34           # count: retransmission timeouts
+C_FAST_RETRANSMITS = 35   # count: fast retransmits (third duplicate ACK)
+C_BYTES_SENT = 36         # bytes: TCP payload sent, retransmissions included
+C_RCV_NXT = 37            # bytes: next sequence number the receiver expects (RFC 793 RCV.NXT); the bytes
+                          #   delivered in order to the application
+C_OOO_SEGS = 38           # count: out-of-order segments buffered by the receiver (table rb)
+C_LAST_RCVD_SEG = 39      # segments: the latest out-of-order segment received (the first SACK block, RFC
+                          #   2018); -1: none
+C_DELACK = 40             # flag: 1 if the receiver delays its ACKs
+C_DELACK_NS = 41          # ns: the delayed-ACK timer (TcpConfig.delayed_ack_max_s)
+C_DELACK_PENDING = 42     # count: in-order segments received and not yet acknowledged
+C_DELACK_DEADLINE = 43    # ns: when the delayed-ACK timer expires; -1: not armed
+C_DELACK_QUEUED = 44      # ns: the time of the delayed-ACK timer's entry in the event heap; -1: none
+C_ACKS_SENT = 45          # count: ACKs sent by the receiver
+C_SB_MASK = 46            # segments: the capacity of the scoreboards sb AND rb (both, equal, a power of two)
+                          #   minus 1; segment s is at index s & C_SB_MASK of either
+C_TRACE = 47              # flag: 1 if the connection's TCP trace is recorded
+C_NLOSS = 48              # count: segments in the connection's row of table loss (scripted losses)
+C_SCRIPTED_LOSSES = 49    # count: first transmissions lost by the loss script
+C_SEND_HIGH = 50          # bytes: snd_max at the last timeout (RFC 2582 send_high); -1: no timeout yet
+C_TIMEOUT_GUARD = 51      # flag: 1: three duplicate ACKs at or below send_high start no fast retransmit
+C_MEASURE_NS = 52         # ns: when the measurement starts (Run.warmup_s)
+C_SEGS_RECEIVED = 53      # count: distinct data segments that reached the receiver at or after C_MEASURE_NS
+                          #   (cheon 4.2.3's effective throughput: "We counted duplicate packets ... as one
+                          #   packet")
+C_ACK_DELAY_NS = 54       # ns: the receiver hands each ACK to its NIC this long after the data arrived
+                          #   (lakshman 3)
+C_TIMESTAMPS = 55         # flag: 1: an RTT sample from every ACK of new data, from the send time it echoes
+                          #   (RFC 1323 timestamps; lakshman 3), none from an ACK echoing a retransmission
+                          #   (Karn)
+C_TS_RECENT = 56          # ns: the receiver's TS.Recent, the send time of the last in-order segment; -1: that
+                          #   segment was a retransmission
+C_RTT_SAMPLES = 57        # count: RTT samples folded into srtt
+C_SND_WND = 58            # bytes: the window the last ACK advertised (RFC 793 SND.WND); the sender sends at
+                          #   most min(cwnd, C_SND_WND) beyond snd_una
+C_SSTHRESH_RULE = 59      # code: ssthresh after a loss, SS_HALF_CWND or SS_BSD (see tcp_growth.halve_window)
+C_RECOVERY_OPENS = 60     # flag: 1: the ACK that ends fast recovery opens the window after deflating it to
+                          #   ssthresh, as any ACK of new data (4.4BSD tcp_input)
+C_SACK_PIPE_START = 61    # code: SACK's PIPE at the third duplicate ACK, PIPE_CWND_MINUS_3 or PIPE_CWND
+                          #   (tcp_recovery.sack_enter)
+C_TICK_PHASE_NS = 62      # ns: the host's slow-timer ticks fall at C_TICK_PHASE_NS + k * C_GRAN_NS
+                          #   (TcpConfig.tick_phase_s)
+C_NFIELDS = 63
 
-# --- TCP connection, float64 table ``connf`` -----------------------------------------
-F_CWND, F_SSTHRESH, F_NFIELDS = range(3)
+# === table ``connf``: a TCP connection's real-valued fields (float64) ================================
+F_CWND = 0                # bytes: the congestion window
+F_SSTHRESH = 1            # bytes: the slow-start threshold
+F_NFIELDS = 2
 
-# --- receiver's SACK memory, int64 table ``rsack`` (segment numbers, [left, right)) ---
-RS_NBLK, RS_L0, RS_R0, RS_L1, RS_R1, RS_L2, RS_R2, RS_NFIELDS = range(8)
+# === table ``rsack``: the receiver's memory of the SACK blocks it sent (int64) =======================
+RS_NBLK = 0               # count: blocks remembered (0 to 3), the most recent first
+RS_L0 = 1                 # segments: left edge of block 0 (inclusive)
+RS_R0 = 2                 # segments: right edge of block 0 (exclusive)
+RS_L1 = 3                 # segments: left edge of block 1
+RS_R1 = 4                 # segments: right edge of block 1
+RS_L2 = 5                 # segments: left edge of block 2
+RS_R2 = 6                 # segments: right edge of block 2
+RS_NFIELDS = 7
 
-# --- a TCP flavour's loss detection and recovery, C_LOSS_DETECTION and C_RECOVERY (model.FLAVOR_AXES) ---
-DETECT_TIMEOUT, DETECT_DUPACKS, DETECT_SACK = range(3)   # the order of model.LOSS_DETECTIONS
-RECOVERY_NONE, RECOVERY_RENO, RECOVERY_NEWRENO, RECOVERY_SACK = range(4)   # the order of model.RECOVERIES
+# === table ``vc``: a virtual circuit, or on the packet path a flow (int64) ===========================
+V_CONN = 0                # row of conn: the connection the VC belongs to
+V_IS_ACK = 1              # flag: 1 for the ACK direction
+V_NHOPS = 2               # count: simulated cell ports on the route; 0: the packet path (see table flow)
+V_TAIL_NS = 3             # ns: from the departure at the last simulated port (or router hop) to the receiving
+                          #   host, folded ports included
+V_DELIVERY_CHAN = 4       # row of chan: the channel that delivers the VC's whole packets to their host
+V_DATA_CELLS = 5          # cells: AAL5 cells of a full-size data segment
+V_HEADER_BYTES = 6        # bytes: an ACK without options (TCP/IP headers, LLC, AAL5 trailer); SACK options
+                          #   add
+V_RS_SERIAL = 7           # serial: reassembly: K_SERIAL of the packet the current frame started with
+V_RS_COUNT = 8            # cells: reassembly: cells of the current frame so far
+V_RS_OK = 9               # flag: reassembly: 1 while the current frame is one packet's cells in order
+V_CELLS_SENT = 10         # cells: cells the source handed to its NIC
+V_FRAMES_OK = 11          # count: packets reassembled
+V_FRAMES_BAD = 12         # count: frames discarded at reassembly (a cell was missing)
+V_CELLS_PAST_LAST = 13    # cells: cells that left the VC's last simulated port (each crosses the folded ports
+                          #   after it)
+V_CELLS_DROPPED = 14      # cells: cells of the VC dropped at any port
+V_FULL_ARRIVALS = 15      # cells: cells of the VC that arrived at a full buffer
+V_RESYNC = 16             # flag: 1: the receiving end knows each cell's packet (Aal5Config.delineation =
+                          #   "packet"): a cell of another packet ends a frame that lost its EOM, so that
+                          #   frame alone is discarded
+V_NFIELDS = 17
 
-# --- congestion-avoidance increase rules ------------------------------------------------
-INC_FLOAT, INC_BSD, INC_INTEGER, INC_INTEGER_EVERY_N = range(4)   # the order of model.INCREASE_RULES
+# === table ``port``: an output port of an ATM switch or a host's NIC (int64) =========================
+P_HELD = 0                # flag: 1: the port holds its cells and schedules their departures (EV_PORT) instead
+                          #   of the lazy FIFO drain; needed by slotted ports, by randomized tail drop
+                          #   (P_FAN_IN > 0) and drop from front, which remove or reorder cells after arrival
+P_CAPACITY = 1            # cells: the buffer's size; INFINITE: unbounded
+P_CELL_NS = 2             # ns: one cell time on the port's link
+P_POLICY = 3              # code: the drop policy (TAIL ... RED)
+P_THRESHOLD = 4           # cells: the policy's threshold R (goyal1998 4.2); ESPD's buffer threshold 1 (cheon
+                          #   3.3)
+P_KEEP_EOM = 5            # flag: 1: a discarded packet's EOM cell still enters when there is room (cheon 3.2)
+P_QUEUE = 6               # cells: in the buffer now (X)
+P_ACTIVE_VCS = 7          # count: VCs with a cell in the buffer (Na, goyal1998 4.2)
+P_BUSY_UNTIL = 8          # ns: when the last cell admitted to a lazy FIFO port finishes its transmission
+P_MAX_QUEUE = 9           # cells: the largest occupancy so far
+P_RING_BASE = 10          # index: the port's first slot in ring_pv, ring_t and ring_cell
+P_RING_CAP = 11           # cells: the ring's slots; 0: a lazy port whose policy reads only P_QUEUE
+P_RING_HEAD = 12          # index: the head's slot, from P_RING_BASE
+P_RING_LEN = 13           # cells: cells in the ring
+P_CELLS_IN = 14           # cells: cells arriving at the port
+P_CELLS_OUT = 15          # cells: cells fully transmitted
+P_DROP_OVERFLOW = 16      # cells: dropped for DROP_OVERFLOW (P_DROP_OVERFLOW + reason: the reason's column)
+P_DROP_THRESHOLD = 17     # cells: dropped for DROP_THRESHOLD
+P_DROP_PARTIAL = 18       # cells: dropped for DROP_PARTIAL
+P_DROP_PERVC = 19         # cells: dropped for DROP_PERVC
+P_TRACE = 20              # index: 1 + the port's column of qsample and osample; 0: not traced
+P_SLOTTED = 21            # flag: 1: service in slots of one cell time; arrivals wait for the slot's end
+P_FAN_IN = 22             # cells: F of randomized tail drop (lakshman 3); 0: off
+P_EVENT_AT = 23           # ns: time of the port's pending EV_PORT event; -1: none
+P_PEND_BASE = 24          # row of pend: a slotted port's first row of arrivals waiting for the slot's end
+P_PEND_CAP = 25           # rows: the port's rows of pend
+P_PEND_LEN = 26           # rows: arrivals waiting now
+P_RING_LOW_AT = 27        # cells: the ring length at which a push makes the run stop after its event
+                          #   (RING_LOW) so that Python grows the ring; the capacity itself for a finite
+                          #   buffer
+P_PEND_LOW_AT = 28        # rows: likewise for the pending list (PEND_LOW)
+P_CAPTURE_EOM = 29        # flag: 1: a dropped EOM cell also puts its VC on the drop-list (cheon 3.1/3.2 as
+                          #   written)
+P_IP_NS = 30              # ns: a host NIC's IP service time per packet (cheon 2); 0: none
+P_IP_FREE = 31            # ns: when the NIC's IP layer can hand over the next packet
+P_THRESHOLD2 = 32         # cells: ESPD's buffer threshold 2 (cheon 3.3)
+P_DROPLIST_MAX = 33       # count: ESPD's drop-list threshold, in VCs
+P_DROPLIST_LEN = 34       # count: VCs on ESPD's drop-list
+P_DROPLIST_EPOCH = 35     # count: a VC is on the drop-list when its pv_state is PV_LISTED + P_DROPLIST_EPOCH,
+                          #   so that the drop timer's expiry releases every VC by raising the epoch
+P_DROP_TIMER_NS = 36      # ns: ESPD's drop timer
+P_DROP_TIMER_AT = 37      # ns: when the drop timer expires; -1: inactive
+P_FRONT = 38              # code: drop from front at a full buffer (lakshman 3), FRONT_CELL or FRONT_FRAME;
+                          #   NO_FRONT (0): none
+P_RED_FRAME = 39          # flag: 1: lakshman's RED tests a frame's first cell and drops whole frames; 0:
+                          #   every cell
+P_HANDOVER_AT = 40        # ns: a traced NIC's latest handover of a packet after the event's time (IP service
+                          #   time, ACK delay), to which transmit_cells drained it: its samples before that
+                          #   time were recorded in advance (ports.sample_before_handover) and the sample
+                          #   events skip them
+P_ROUTED_VCS = 41         # count: > 0: Selective Drop and FBA count this many VCs as active (every data VC
+                          #   routed through the port, DropPolicy.active_vcs = "routed"); 0: P_ACTIVE_VCS
+                          #   (goyal1998 4.2)
+P_NFIELDS = 42
 
-# --- ssthresh after a loss ----------------------------------------------------------------
-SS_HALF_CWND, SS_BSD = range(2)   # the order of model.SSTHRESH_RULES
-
-# --- SACK's PIPE at the third duplicate ACK --------------------------------------------------
-PIPE_CWND_MINUS_3, PIPE_CWND = range(2)   # the order of model.SACK_PIPE_STARTS
-
-# --- virtual circuit, int64 table ``vc`` ------------------------------------------------
-(
-    V_CONN, V_IS_ACK, V_NHOPS, V_TAIL_NS, V_DELIVERY_CHAN, V_DATA_CELLS, V_HEADER_BYTES,
-    V_RS_SERIAL, V_RS_COUNT, V_RS_OK,
-    V_CELLS_SENT, V_FRAMES_OK, V_FRAMES_BAD, V_CELLS_PAST_LAST,
-    V_CELLS_DROPPED, V_FULL_ARRIVALS, V_RESYNC,
-    V_NFIELDS,
-) = range(18)
-# V_RESYNC = 1: the receiving end knows each cell's packet (Aal5Config.delineation = "packet"): a cell
-# of another packet ends a frame that lost its EOM, so that frame alone is discarded.
-
-# --- output port, int64 table ``port`` ---------------------------------------------------
-(
-    P_HELD, P_CAPACITY, P_CELL_NS, P_POLICY, P_THRESHOLD, P_KEEP_EOM,
-    P_QUEUE, P_ACTIVE_VCS, P_BUSY_UNTIL, P_MAX_QUEUE,
-    P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN,
-    P_CELLS_IN, P_CELLS_OUT, P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC,
-    P_TRACE,
-    P_SLOTTED, P_FAN_IN, P_EVENT_AT, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
-    P_RING_LOW_AT, P_PEND_LOW_AT,
-    P_CAPTURE_EOM, P_IP_NS, P_IP_FREE,
-    P_THRESHOLD2, P_DROPLIST_MAX, P_DROPLIST_LEN, P_DROPLIST_EPOCH, P_DROP_TIMER_NS, P_DROP_TIMER_AT,
-    P_FRONT, P_RED_FRAME, P_HANDOVER_AT, P_ROUTED_VCS,
-    P_NFIELDS,
-) = range(43)
-# P_HELD = 1: the port holds its cells and schedules their departures (EV_PORT) instead of
-# the lazy FIFO drain; needed by slotted ports and by randomized tail drop (P_FAN_IN > 0),
-# which remove or reorder cells after their arrival. P_EVENT_AT: time of the port's pending
-# EV_PORT event, -1 if none. P_PEND_*: a slotted port's arrivals waiting for the slot end.
-# P_CAPTURE_EOM = 1: a dropped EOM cell also puts its VC on the drop-list (cheon 3.1/3.2 as written).
-# P_IP_NS: a host NIC's IP service time per packet (cheon 2), 0 if none; P_IP_FREE: when its IP
-# layer can hand over the next packet. ESPD (cheon 3.3): P_THRESHOLD is buffer threshold 1,
-# P_THRESHOLD2 buffer threshold 2, P_DROPLIST_MAX the drop-list threshold, P_DROPLIST_LEN the VCs
-# on the list; a VC is on it when its pv_state is PV_LISTED + P_DROPLIST_EPOCH, so that the drop
-# timer's expiry (at P_DROP_TIMER_AT, -1 when inactive) releases every VC by raising the epoch.
-# P_FRONT: drop from front at a full buffer (lakshman 3), FRONT_CELL or FRONT_FRAME, 0 if none.
-# P_RED_FRAME = 1: lakshman's RED tests a frame's first cell and drops whole frames; 0: every cell.
-# P_ROUTED_VCS > 0: Selective Drop and FBA count this many VCs as active (every data VC routed through the
-# port, DropPolicy.active_vcs = "routed"); 0: the VCs with a cell in the buffer (P_ACTIVE_VCS, goyal1998 4.2).
-# P_HANDOVER_AT: a traced NIC's latest handover of a packet after the event's time (IP service time, ACK
-# delay), to which transmit_cells drained it: its samples before that time were recorded in advance
-# (atmtcp.kernel.ports.sample_before_handover), and the sample events skip them.
-# P_RING_LOW_AT, P_PEND_LOW_AT: the length at which a push makes the run stop after its event
-# (RING_LOW, PEND_LOW) so that Python grows the list; the capacity itself for a finite buffer.
 DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)
 DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
 
-# --- output port, float64 table ``portf`` ------------------------------------------------
-PF_Z, PF_RED_LOG_ONE, PF_RED_SLOPE, PF_NFIELDS = range(4)
-# PF_RED_*: lakshman 2.2's exponential drop probability, log p(1 cell) and d log p / d cell
+# === table ``portf``: an output port's real-valued parameters (float64) ==============================
+PF_Z = 0                  # 1: Z, the scale factor of Selective Drop and FBA (goyal1998 4.2)
+PF_RED_LOG_ONE = 1        # 1: lakshman 2.2's RED, log of the drop probability with one cell queued
+PF_RED_SLOPE = 2          # 1/cells: lakshman 2.2's RED, d log p / d cell (p exponential in the queue)
+PF_NFIELDS = 3
 
-# --- drop policies ---------------------------------------------------------------------------
-POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd", "red")
-TAIL, PPD, EPD, SELECTIVE_DROP, FBA, ESPD, RED = range(len(POLICY_NAMES))  # code = the name's place, name.upper()
-# each name has its record in atmtcp.model.POLICY_RECORDS, its decide_<name> in atmtcp.kernel.policies and
-# its branch in atmtcp.kernel.policies.decide (tests/test_policy_registry.py)
+# === table ``pend``: a slotted port's arrival waiting for the slot's end (int64) =====================
+PE_VC = 0                 # row of vc: the arriving cell's VC
+PE_CELL = 1               # packed: packet << 24 | hop << 16 | cell index (held_ports.pack_cell)
+PE_SLOT_END = 2           # ns: the end of the slot the cell arrived in, when it is decided
+PE_NFIELDS = 3
 
-# --- drop from front (lakshman 3), ``P_FRONT`` ---------------------------------------------------
-NO_FRONT, FRONT_CELL, FRONT_FRAME = range(3)
+# === table ``chan``: a channel, a FIFO of cells or packets between two kernel stages (int64) =========
+CH_HEAD = 0               # row of cell: the first entry (valid while CH_LEN > 0)
+CH_TAIL = 1               # row of cell: the last entry (valid while CH_LEN > 0)
+CH_LEN = 2                # count: entries in the channel
+CH_DST_PORT = 3           # row of port: the port at the channel's end; -1: a delivery channel (not read by
+                          #   the kernel)
+CH_CDV_NS = 4             # ns: bound of the cell delay variation added to each entry; 0: none
+CH_LAST_T = 5             # ns: time of the latest entry pushed, which keeps the channel FIFO when delays vary
+CH_NFIELDS = 6
 
-# --- per (port, VC) packet state ``pv_state`` ------------------------------------------------
-PV_NORMAL, PV_DISCARD_ALL, PV_DISCARD_KEEP_EOM, PV_LISTED = range(4)
-# PV_LISTED + epoch: on an ESPD port's drop-list of that epoch (see P_DROPLIST_EPOCH)
-
-# --- what an ESPD decision does to the drop-list (atmtcp.kernel.policies.espd_decision) -------
-ESPD_STAY, ESPD_CAPTURE, ESPD_RELEASE = range(3)
-
-# --- drop decisions (returned by policies) ---------------------------------------------------
-ACCEPT = -1
-DROP_OVERFLOW, DROP_THRESHOLD, DROP_PARTIAL, DROP_PERVC = range(4)
-CAPTURE = 4  # not a drop: the drop log's mark of a VC put on a port's drop-list
-CAPTURED = 8  # added to the drop reason of a refused cell that put its VC on the drop-list
-
-# --- channel (FIFO of cells or packets between two kernel stages), int64 table ``chan`` -------
-CH_HEAD, CH_TAIL, CH_LEN, CH_DST_PORT, CH_CDV_NS, CH_LAST_T, CH_NFIELDS = range(7)
-# CH_CDV_NS: bound of the cell delay variation added to each entry (0: none); CH_LAST_T: time
-# of the latest entry pushed, which keeps the channel FIFO when delays vary.
-
-# --- cell / packet-delivery record in the pool, int64 table ``cell`` -------------------------
-E_TIME, E_SEQ, E_VC, E_HOP, E_PKT, E_IDX, E_NEXT, E_LEFT, E_GAP, E_NFIELDS = range(10)
+# === table ``cell``: a cell or packet-delivery record of the pool (int64) ============================
 # A record is one cell, one whole packet (E_IDX < 0), or a train (atmtcp.kernel.cells.channel_push_train):
 # cell E_IDX of packet E_PKT at E_TIME with sequence number E_SEQ, followed by E_LEFT more cells of that
 # packet, each E_GAP ns and one sequence number after the one before (E_LEFT = 0: a single entry).
+E_TIME = 0                # ns: when the entry reaches the channel's end (its event's time)
+E_SEQ = 1                 # count: the event heap's tie-break sequence number of the entry
+E_VC = 2                  # row of vc: the entry's VC (flow)
+E_HOP = 3                 # index: the hop the entry arrives at (a column of vc_port or flow_rport); -1:
+                          #   delivery
+E_PKT = 4                 # row of pkt: the entry's packet
+E_IDX = 5                 # index: the cell's index in its packet; -1: a whole packet delivered to its host;
+                          #   PACKET_ENTRY: a whole packet to a router port
+E_NEXT = 6                # row of cell: the next entry of the channel, or, on a free record, the next free
+                          #   record (the pool's free list, ended by the pool's size)
+E_LEFT = 7                # cells: cells of the train after this one
+E_GAP = 8                 # ns: the spacing of the train's cells
+E_NFIELDS = 9
 
-# --- packet, int64 table ``pkt`` --------------------------------------------------------------
-(
-    K_VC, K_SERIAL, K_SEQ, K_WND, K_NCELLS, K_ALIVE, K_PENDING,
-    K_NSACK, K_S0, K_S1, K_S2, K_S3, K_S4, K_S5, K_NEXT_FREE,
-    K_NFIELDS,
-) = range(16)
-K_TS = K_NEXT_FREE
-# K_TS: a data segment's send time (-1 for a retransmission); an ACK's echo of the receiver's TS.Recent.
-# It shares the column of the free list's link, which only a free record uses (alloc_packet reads the
-# link before the fields are written), so that a row stays 128 bytes, two cache lines.
+# === table ``pkt``: a packet in flight (int64) =======================================================
+K_VC = 0                  # row of vc: the packet's VC (flow)
+K_SERIAL = 1              # serial: the packet's serial number, unique in the run (G_PKT_SERIAL)
+K_SEQ = 2                 # bytes: a data segment's sequence number; an ACK's cumulative ACK number
+K_WND = 3                 # bytes: an ACK's advertised window; 0 for data
+K_NCELLS = 4              # cells: the packet's AAL5 cells
+K_ALIVE = 5               # cells: cells of the packet not yet dropped or reassembled; 0 on the packet path
+K_PENDING = 6             # flag: 1 while the whole packet is on its way (delivery channel, router path)
+K_NSACK = 7               # count: SACK blocks the ACK carries (0 to 3)
+K_S0 = 8                  # bytes: SACK block 0, left edge (block b: K_S0 + 2b left, K_S0 + 2b + 1 right)
+K_S1 = 9                  # bytes: SACK block 0, right edge (exclusive)
+K_S2 = 10                 # bytes: SACK block 1, left edge
+K_S3 = 11                 # bytes: SACK block 1, right edge
+K_S4 = 12                 # bytes: SACK block 2, left edge
+K_S5 = 13                 # bytes: SACK block 2, right edge
+K_NEXT_FREE = 14          # row of pkt: on a free record only, the next free record (the pool's free list,
+                          #   ended by the pool's size); read by cells.alloc_packet before the record's fields
+                          #   are written, written by cells.release_packet_if_done once it is dead
+K_TS = 14                 # ns: a live packet's timestamp: a data segment's send time (-1: a retransmission),
+                          #   an ACK's echo of the receiver's TS.Recent. SHARES K_NEXT_FREE's column, which
+                          #   only a free record uses, to keep the row at 15 fields (120 bytes, under two
+                          #   cache lines); tests/test_shared_columns.py proves the two uses never overlap
+K_NFIELDS = 15
 
-# --- event heap kinds ---------------------------------------------------------------------------
-EV_CHANNEL, EV_RTO, EV_DELACK, EV_START, EV_SAMPLE, EV_PORT = range(6)
-
-# --- pending arrival of a slotted port, int64 table ``pend`` ---------------------------------------
-PE_VC, PE_CELL, PE_SLOT_END, PE_NFIELDS = range(4)
-
-# --- global scalars, int64 vector ``g`` -------------------------------------------------------------
-(
-    G_NOW, G_END, G_SEQ, G_HEAP_LEN, G_CELL_FREE, G_PKT_FREE, G_PKT_SERIAL,
-    G_STATUS, G_STATUS_ARG, G_EVENTS,
-    G_SAMPLE_NS, G_NSAMPLES, G_TRACE_T0, G_TRACE_T1,
-    G_TRACE_LEN, G_TRACE_TRUNCATED, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED,
-    G_RNG,
-    G_CELL_RESERVE, G_PKT_RESERVE, G_HEAP_LOW_AT,
-    G_NFIELDS,
-) = range(23)
+# === table ``g``: global scalars (int64 vector) ======================================================
+G_NOW = 0                 # ns: the clock, the time of the event being handled (the run's end at the end)
+G_END = 1                 # ns: the run's end (Run.duration_s)
+G_SEQ = 2                 # count: the next sequence number of the event heap; 0: a fresh state, not started
+G_HEAP_LEN = 3            # count: entries in the event heap
+G_CELL_FREE = 4           # row of cell: the head of the cell pool's free list; the pool's size: empty
+G_PKT_FREE = 5            # row of pkt: the head of the packet pool's free list; the pool's size: empty
+G_PKT_SERIAL = 6          # count: the next packet serial number (K_SERIAL)
+G_STATUS = 7              # code: OK, a *_FULL code in the low byte, *_LOW bits above it
+G_STATUS_ARG = 8          # row of port: the port whose ring or pending list filled (RING_FULL, PEND_FULL)
+G_EVENTS = 9              # count: events handled
+G_SAMPLE_NS = 10          # ns: the interval of the samples of traced ports and sampled queues
+G_NSAMPLES = 11           # count: the samples of the run (rows of qsample, osample, rsample)
+G_TRACE_T0 = 12           # ns: start of the TCP trace's window
+G_TRACE_T1 = 13           # ns: end of the TCP trace's window (INFINITE: none)
+G_TRACE_LEN = 14          # count: TCP trace records written
+G_TRACE_TRUNCATED = 15    # flag: 1: the TCP trace filled and later records were lost
+G_DROPLOG_LEN = 16        # count: drop log records written
+G_DROPLOG_TRUNCATED = 17  # flag: 1: the drop log filled and later records were lost
+G_RNG = 18                # bits: the 64-bit state of the run's random stream (atmtcp.kernel.rng)
+G_CELL_RESERVE = 19       # row of cell: the first record of the cell pool's reserve (see below)
+G_PKT_RESERVE = 20        # row of pkt: the first record of the packet pool's reserve
+G_HEAP_LOW_AT = 21        # count: the heap length at which a push sets HEAP_LOW
+G_NFIELDS = 22
 # G_CELL_RESERVE, G_PKT_RESERVE: first record of a pool's reserve, its last records (as many as
 # one event can take), which its free list hands out last, ended by the pool's size instead of
 # -1: taking a reserve record, like a heap push at length G_HEAP_LOW_AT, sets a *_LOW bit of
@@ -179,123 +295,262 @@ PE_VC, PE_CELL, PE_SLOT_END, PE_NFIELDS = range(4)
 # atmtcp.simulate.run_kernel). One comparison per allocation, as before: no count of free
 # records to keep.
 
-# --- kernel status codes -------------------------------------------------------------------------------
-OK, CELL_POOL_FULL, PACKET_POOL_FULL, RING_FULL, HEAP_FULL, PEND_FULL = range(6)
-STATUS_NAMES = ("ok", "cell pool full", "packet pool full", "port ring full", "event heap full",
-                "slot arrival buffer full")
-FULL_MASK = 0xFF
-CELLS_LOW, PACKETS_LOW, RING_LOW, HEAP_LOW, PEND_LOW = (1 << b for b in range(8, 13))
-LOW_NAMES = {CELLS_LOW: "cell pool low", PACKETS_LOW: "packet pool low", RING_LOW: "port ring low",
-             HEAP_LOW: "event heap low", PEND_LOW: "slot arrival buffer low"}
-# A *_FULL code (the low byte of G_STATUS) stops the run inside an event: a resource filled, which
-# the margins should make impossible. A *_LOW bit, OR-ed into G_STATUS by one instruction on the
-# rare path of an allocation, stops it between two events, with less than one event's margin of
-# that resource left; several bits may be set. A FULL code overwrites them (the run is lost).
-
-# --- TCP trace record kinds ------------------------------------------------------------------------------
-TR_CWND, TR_SSTHRESH, TR_SEQ_SENT, TR_ACK_RCVD, TR_TIMEOUT, TR_FAST_RETRANSMIT = range(6)
-TRACE_KIND_NAMES = ("cwnd", "ssthresh", "seq_sent", "ack_received", "timeout", "fast_retransmit")
-
-INFINITE = 1 << 62
-
-# --- the packet path: IP links, router ports, ATM access points (ewa) -------------------------------
+# === table ``flow``: a flow of the packet path, one direction of a connection (int64) ================
 # A flow (one direction of a connection, a row of ``vc``) whose ``V_NHOPS`` is 0 crosses no cell port:
 # it travels as whole packets through router ports (:mod:`atmtcp.kernel.packets`), its hops in
 # ``flow_rport`` / ``flow_rq``, the channel and delay after each hop in ``vc_chan`` / ``vc_delay``.
-PACKET_ENTRY = -2
-"""``E_IDX`` of a channel entry that carries a whole packet to the router port of hop ``E_HOP``
-(a cell has its index >= 0 there, a delivery -1)."""
+FL_IP_BYTES = 0           # bytes: the IP datagram (TCP payload + TCP/IP headers) a router buffers and a link
+                          #   sends
+FL_PAYLOAD = 1            # bytes: its TCP payload; 0 for ACKs
+FL_DROPPED = 2            # packets: the flow's packets dropped at router ports
+FL_MEASURED_BYTES = 3     # bytes: TCP payload that left the measured port (RP_MEASURED)
+FL_NHOPS = 4              # count: router hops
+FL_EWA_HOP = 5            # index: an ACK flow whose data crosses a queue with EWA (atmtcp.kernel.ewa): the
+                          #   hop at which it enters that queue's router on its way back to the source; -1:
+                          #   none
+FL_EWA_QUEUE = 6          # row of rq: that queue
+FL_WND_UNIT = 7           # bytes: one unit of the scaled window field (1 << window scale)
+FL_NFIELDS = 8
 
-# --- per flow, int64 table ``flow`` -----------------------------------------------------------------------
-(
-    FL_IP_BYTES, FL_PAYLOAD, FL_DROPPED, FL_MEASURED_BYTES, FL_NHOPS, FL_EWA_HOP, FL_EWA_QUEUE, FL_WND_UNIT,
-    FL_NFIELDS,
-) = range(9)
-# FL_IP_BYTES: the IP datagram (TCP payload + TCP/IP headers) a router buffers and an IP link sends;
-# FL_PAYLOAD: its TCP payload (0 for ACKs); FL_DROPPED: the flow's packets dropped at router ports;
-# FL_MEASURED_BYTES: TCP payload that left the measured port (RP_MEASURED); FL_NHOPS: router hops.
-# An ACK flow whose data crosses a queue with EWA (atmtcp.kernel.ewa): FL_EWA_HOP, the hop at which it
-# enters that queue's router on its way back to the source (-1: none), FL_EWA_QUEUE, that queue (a row
-# of ``rq``), FL_WND_UNIT, the bytes of one unit of the scaled window field (1 << window scale).
+# === table ``rport``: a router output port (int64) ===================================================
+# RP_NQ = 0: a lazy FIFO with an infinite buffer (a departure is fixed on arrival, RP_FREE_AT is when the
+# next packet may start); else its queues are rows RP_FIRST_Q .. + RP_NQ of ``rq``, served by events
+# (EV_ROUTER at RP_EVENT_AT, -1 when idle): one per packet with one queue, one per cell slot with
+# several (round robin). A high-priority ON/OFF VC on the port's link (atmtcp.kernel.priority; ewa 4.5),
+# if RP_PRIORITY_ON_MEAN_NS > 0: RP_CELL_GAP_NS is RP_LINK_GAP_NS while it is off and RP_PRIORITY_GAP_NS
+# (the rate it leaves) while it is on.
+RP_MODE = 0               # code: ROUTE_IP (whole packets) or ROUTE_ATM (AAL5 cells)
+RP_PS_PER_BYTE = 1        # ps: ROUTE_IP: a packet takes its bytes x RP_PS_PER_BYTE on the link
+RP_CELL_NS = 2            # ns: ROUTE_ATM: one cell time of the link
+RP_CELL_GAP_NS = 3        # ns: ROUTE_ATM: a packet's K_NCELLS cells go one every RP_CELL_GAP_NS >= RP_CELL_NS
+                          #   (the VC's rate)
+RP_FIRST_Q = 4            # row of rq: the port's first queue
+RP_NQ = 5                 # count: the port's queues; 0: a lazy FIFO with an infinite buffer
+RP_FREE_AT = 6            # ns: RP_NQ = 0: when the next packet may start
+RP_EVENT_AT = 7           # ns: time of the port's EV_ROUTER event; -1: idle
+RP_SERVING = 8            # row of rq: the queue whose cell is on the link; -1: none
+RP_RR = 9                 # row of rq: the queue served last (round robin)
+RP_PKTS_IN = 10           # packets: arriving at the port
+RP_PKTS_OUT = 11          # packets: sent
+RP_BYTES_OUT = 12         # bytes: IP bytes sent
+RP_CELLS_OUT = 13         # cells: AAL5 cells sent (ROUTE_ATM)
+RP_MEASURED = 14          # flag: 1: the measured port (FL_MEASURED_BYTES)
+RP_LINK_GAP_NS = 15       # ns: RP_CELL_GAP_NS while the priority VC is off
+RP_PRIORITY_GAP_NS = 16   # ns: RP_CELL_GAP_NS while the priority VC is on
+RP_PRIORITY_ON_MEAN_NS = 17  # ns: mean ON period of the priority VC; 0: no priority VC
+RP_PRIORITY_OFF_MEAN_NS = 18  # ns: mean OFF period of the priority VC
+RP_PRIORITY_ON = 19       # flag: 1 while the priority VC is on
+RP_PRIORITY_SINCE = 20    # ns: since when it is on
+RP_PRIORITY_ON_NS = 21    # ns: the sum of its finished ON periods
+RP_NFIELDS = 22
 
-# --- router output port, int64 table ``rport`` -----------------------------------------------------------
-(
-    RP_MODE, RP_PS_PER_BYTE, RP_CELL_NS, RP_CELL_GAP_NS, RP_FIRST_Q, RP_NQ,
-    RP_FREE_AT, RP_EVENT_AT, RP_SERVING, RP_RR,
-    RP_PKTS_IN, RP_PKTS_OUT, RP_BYTES_OUT, RP_CELLS_OUT, RP_MEASURED,
-    RP_LINK_GAP_NS, RP_PRIORITY_GAP_NS, RP_PRIORITY_ON_MEAN_NS, RP_PRIORITY_OFF_MEAN_NS, RP_PRIORITY_ON,
-    RP_PRIORITY_SINCE, RP_PRIORITY_ON_NS,
-    RP_NFIELDS,
-) = range(23)
-# RP_MODE: ROUTE_IP (a packet takes its bytes x RP_PS_PER_BYTE picoseconds) or ROUTE_ATM (AAL5: its
-# K_NCELLS cells, one every RP_CELL_GAP_NS >= RP_CELL_NS, the VC's rate). RP_NQ = 0: a lazy FIFO with
-# an infinite buffer (a departure is fixed on arrival, RP_FREE_AT is when the next packet may start);
-# else its queues are rows RP_FIRST_Q .. + RP_NQ of ``rq``, served by events (EV_ROUTER at
-# RP_EVENT_AT, -1 when idle): one per packet with one queue, one per cell slot with several (round
-# robin; RP_SERVING: the queue whose cell is on the link, -1 none; RP_RR: the last queue served).
-# A high-priority ON/OFF VC on the port's link (atmtcp.kernel.priority; ewa 4.5), if
-# RP_PRIORITY_ON_MEAN_NS > 0: RP_CELL_GAP_NS is RP_LINK_GAP_NS while it is off and RP_PRIORITY_GAP_NS
-# (the rate it leaves) while it is on (RP_PRIORITY_ON = 1, since RP_PRIORITY_SINCE); RP_PRIORITY_ON_NS
-# sums its finished ON periods.
-ROUTE_IP, ROUTE_ATM = range(2)
+# === table ``rq``: a router queue, a VC's buffer at an access point or a port's only FIFO (int64) ====
+Q_PORT = 0                # row of rport: the queue's port
+Q_POLICY = 1              # code: the router drop policy (DROP_TAIL, DROP_FROM_FRONT, FLOYD_JACOBSON_RED)
+Q_CAP_BYTES = 2           # bytes: capacity in IP bytes; INFINITE: none
+Q_CAP_PKTS = 3            # packets: capacity in packets; INFINITE: none
+Q_BYTES = 4               # bytes: IP bytes queued
+Q_PKTS = 5                # packets: packets queued, also the ring's length (packets from Q_HEAD on)
+Q_MAX_BYTES = 6           # bytes: the largest occupancy so far
+Q_MAX_PKTS = 7            # packets: the largest occupancy so far
+Q_RING_BASE = 8           # row of rq_ring: the queue's first slot
+Q_RING_CAP = 9            # packets: the ring's slots
+Q_HEAD = 10               # index: the head's slot, from Q_RING_BASE
+Q_NEXT_CELL_AT = 11       # ns: the earliest start of the queue's next cell or packet (the VC's cell spacing)
+Q_CELLS_LEFT = 12         # cells: cells of the head packet not yet sent (round robin)
+Q_HEAD_STARTED = 13       # ns: when the head packet's first cell (or first bit) went out; -1: not yet
+Q_RED_COUNT = 14          # count: RED's count, packets accepted since the last drop; -1: the average is below
+                          #   min_th
+Q_IDLE_SINCE = 15         # ns: when the queue went empty (RED's average decays over the idle time)
+Q_PKTS_IN = 16            # packets: arriving at the queue
+Q_DROP_OVERFLOW = 17      # packets: dropped at a full buffer
+Q_DROP_EARLY = 18         # packets: RED's random drops between the thresholds
+Q_DROP_FRONT = 19         # packets: dropped from the front (ewa 2.1)
+Q_SAMPLE_COL = 20         # index: 1 + the first of its QUEUE_SAMPLE_FIELDS columns of rsample; 0: not sampled
+Q_EWA = 21                # code: EWA's feedback function (EWA_OFF, EWA_LOG, EWA_LINEAR)
+Q_EWA_ADAPTIVE = 22       # flag: 1: EWA's alpha adapts every Q_EWA_PERIOD_NS
+Q_EWA_PERIOD_NS = 23      # ns: EWA's period T
+Q_EWA_BUFFER = 24         # packets: EWA's B, the buffer
+Q_EWA_ACKS = 25           # count: ACKs EWA processed
+Q_EWA_MARKED_DOWN = 26    # count: ACKs whose window EWA lowered
+Q_FSAMPLE_COL = 27        # index: 1 + the first of the queue's EWA_SAMPLE_FIELDS columns of rfsample; 0: none
+Q_DROP_FORCED = 28        # packets: RED's drops of an average at or above max_th (every arrival; with
+                          #   Q_RED_GENTLE, Floyd's 2000 "gentle" ramp up to 2 max_th)
+Q_RED_GENTLE = 29         # flag: 1: RED's gentle variant
+Q_NFIELDS = 30
 
-# --- router queue (a VC's buffer at an access point, or a port's only FIFO), int64 table ``rq`` ------------
-(
-    Q_PORT, Q_POLICY, Q_CAP_BYTES, Q_CAP_PKTS, Q_BYTES, Q_PKTS, Q_MAX_BYTES, Q_MAX_PKTS,
-    Q_RING_BASE, Q_RING_CAP, Q_HEAD, Q_NEXT_CELL_AT, Q_CELLS_LEFT, Q_HEAD_STARTED,
-    Q_RED_COUNT, Q_IDLE_SINCE, Q_PKTS_IN, Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT, Q_SAMPLE_COL,
-    Q_EWA, Q_EWA_ADAPTIVE, Q_EWA_PERIOD_NS, Q_EWA_BUFFER, Q_EWA_ACKS, Q_EWA_MARKED_DOWN, Q_FSAMPLE_COL,
-    Q_DROP_FORCED, Q_RED_GENTLE,
-    Q_NFIELDS,
-) = range(31)
-# Q_PKTS is also the ring's length (packets from Q_HEAD on). Q_HEAD_STARTED: when the head packet's
-# first cell (or first bit) went out, -1 before. Q_CELLS_LEFT: cells of the head not yet sent (round
-# robin). Q_SAMPLE_COL: 1 + the first of its QUEUE_SAMPLE_FIELDS columns of ``rsample``, 0 if not sampled.
-# EWA (atmtcp.kernel.ewa): Q_EWA, the feedback function (EWA_OFF, EWA_LOG, EWA_LINEAR); Q_EWA_ADAPTIVE = 1:
-# alpha adapts every Q_EWA_PERIOD_NS; Q_EWA_BUFFER: B, the buffer in packets; Q_EWA_ACKS: ACKs processed,
-# Q_EWA_MARKED_DOWN: those whose window it lowered. Q_FSAMPLE_COL: 1 + the first of the queue's
-# EWA_SAMPLE_FIELDS columns of ``rfsample``, 0 if not sampled.
 QUEUE_SAMPLE_FIELDS = ("bytes", "packets", "dropped")
 """The ``rsample`` columns of a sampled queue: IP bytes and packets queued, packets dropped so far."""
 ROUTER_DROP_COLUMNS = (Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT, Q_DROP_FORCED)
 ROUTER_DROP_NAMES = ("overflow", "early", "front", "forced")
-# RED: "early" drops are the random ones between the thresholds, "forced" those of an average at or
-# above max_th (every arrival; with Q_RED_GENTLE = 1, Floyd's 2000 "gentle" ramp up to 2 max_th).
 
-# --- router queue, float64 table ``rqf`` ---------------------------------------------------------------------
-(
-    QF_MIN_TH, QF_MAX_TH, QF_MAX_P, QF_WEIGHT, QF_AVG, QF_IDLE_PACKET_NS,
-    QF_EWA_ALPHA, QF_EWA_AVG, QF_EWA_GAIN, QF_EWA_LOW, QF_EWA_HIGH, QF_EWA_UP, QF_EWA_DOWN,
-    QF_NFIELDS,
-) = range(14)
-# Floyd-Jacobson RED (packets): thresholds, max_p, the average's weight w_q, the average, and the
-# transmission time s of a typical packet, which paces the average's decay over an idle queue.
-# EWA (ewa 3.2): alpha, the filtered average queue (packets) and its gain g, the low and high
-# thresholds (packets), w_up and w_down.
-EWA_OFF, EWA_LOG, EWA_LINEAR = range(3)
-EWA_FEEDBACK_NAMES = ("off", "log", "linear")
+# === table ``rqf``: a router queue's real-valued fields (float64) ====================================
+QF_MIN_TH = 0             # packets: Floyd-Jacobson RED's min_th
+QF_MAX_TH = 1             # packets: RED's max_th
+QF_MAX_P = 2              # 1: RED's max_p
+QF_WEIGHT = 3             # 1: RED's weight w_q of the average
+QF_AVG = 4                # packets: RED's average queue
+QF_IDLE_PACKET_NS = 5     # ns: the transmission time s of a typical packet, which paces the average's decay
+                          #   over an idle queue
+QF_EWA_ALPHA = 6          # 1: EWA's alpha (ewa 3.2)
+QF_EWA_AVG = 7            # packets: EWA's filtered average queue
+QF_EWA_GAIN = 8           # 1: the gain g of that average
+QF_EWA_LOW = 9            # packets: EWA's low threshold
+QF_EWA_HIGH = 10          # packets: EWA's high threshold
+QF_EWA_UP = 11            # 1: EWA's w_up
+QF_EWA_DOWN = 12          # 1: EWA's w_down
+QF_NFIELDS = 13
+
 EWA_SAMPLE_FIELDS = ("alpha", "average_queue", "feedback", "available_rate")
 """The ``rfsample`` columns of a sampled queue: EWA's alpha, its average queue (packets), the feedback
 f(B - Q) (packets) an ACK passing at that instant gets, and the share of the link's rate the queue's VC
 has (1, or less while a priority VC is on)."""
 
-# --- router drop policies ------------------------------------------------------------------------------------
-DROP_TAIL, DROP_FROM_FRONT, FLOYD_JACOBSON_RED = range(3)
-ROUTER_POLICY_NAMES = ("drop_tail", "drop_from_front", "red")
+# === table ``app``: a connection's application (int64) ===============================================
+A_STOP_NS = 0             # ns: when the application closes; INFINITE: never
+A_SEND_LIMIT = 1          # bytes: the sender sends no byte at or above it (INFINITE while open, snd_max from
+                          #   the close on)
+A_SAMPLE_COL = 2          # index: 1 + the first of the connection's rsample columns
+                          #   (SAMPLED_CONNECTION_FIELDS); 0: not sampled
+A_ON_MEAN_NS = 3          # ns: an ON/OFF application's mean ON period (atmtcp.kernel.applications); 0:
+                          #   persistent
+A_OFF_MEAN_NS = 4         # ns: its mean OFF period
+A_IS_ON = 5               # flag: 1 while the ON/OFF application is ON
+A_NFIELDS = 6
 
-# --- per connection, the application: int64 table ``app`` ---------------------------------------------------
-A_STOP_NS, A_SEND_LIMIT, A_SAMPLE_COL, A_ON_MEAN_NS, A_OFF_MEAN_NS, A_IS_ON, A_NFIELDS = range(7)
-# A_STOP_NS: when the application closes (INFINITE: never); A_SEND_LIMIT: the sender sends no byte at
-# or above it (INFINITE while open, snd_max from the close on). A_SAMPLE_COL: 1 + the first of the
-# connection's ``rsample`` columns (SAMPLED_CONNECTION_FIELDS), 0 if not sampled. An ON/OFF application
-# (atmtcp.kernel.applications) has A_ON_MEAN_NS > 0 (0: persistent) and A_IS_ON = 1 while ON.
 SAMPLED_CONNECTION_FIELDS = ("measured_bytes", "snd_max", "snd_una", "cwnd", "snd_wnd", "dropped", "timeouts")
 """The ``rsample`` columns of a sampled connection: TCP payload of its data past the measured
 router port, its highest byte sent + 1, its lowest unacknowledged byte, its cwnd (bytes), the window
 the last ACK advertised (bytes; what EWA fed back), its data packets dropped at router ports and its
 retransmission timeouts so far (ewa 2's regime: drops per connection per overflow)."""
 
-EV_ROUTER, EV_STOP, EV_APP, EV_PRIORITY, EV_EWA = 16, 17, 18, 19, 20
-"""Event kinds of the packet path (a router port's departure or cell slot), of a connection's close,
-of an ON/OFF application's switch, of a priority VC's switch, and of EWA's period T (ident: the queue).
-Numbered apart from the cell path's kinds (0-5) so that a kind added there cannot collide."""
+# === codes: how a connection detects a loss (C_LOSS_DETECTION; the order of model.LOSS_DETECTIONS) ====
+DETECT_TIMEOUT = 0        # the retransmission timer only (goyal1998's vanilla TCP)
+DETECT_DUPACKS = 1        # also the third duplicate ACK (Reno, New Reno)
+DETECT_SACK = 2           # also duplicate ACKs, with the receiver's SACK blocks and the sender's scoreboard
+
+# === codes: what a connection does after a loss (C_RECOVERY; the order of model.RECOVERIES) ==========
+RECOVERY_NONE = 0         # slow start after the timeout
+RECOVERY_RENO = 1         # fast recovery, left at the first ACK of new data (goyal1998 2)
+RECOVERY_NEWRENO = 2      # fast recovery, left when all data sent before the loss is acknowledged (5.3)
+RECOVERY_SACK = 3         # fast recovery by PIPE, retransmitting the holes (goyal1998 5.4)
+
+# === codes: congestion-avoidance increase rules (C_INCREASE_RULE; the order of model.INCREASE_RULES) =
+INC_FLOAT = 0
+INC_BSD = 1
+INC_INTEGER = 2
+INC_INTEGER_EVERY_N = 3
+
+# === codes: ssthresh after a loss (C_SSTHRESH_RULE; the order of model.SSTHRESH_RULES) ===============
+SS_HALF_CWND = 0
+SS_BSD = 1
+
+# === codes: SACK's PIPE at the third duplicate ACK (C_SACK_PIPE_START; model.SACK_PIPE_STARTS) =======
+PIPE_CWND_MINUS_3 = 0
+PIPE_CWND = 1
+
+# === codes: drop policies (P_POLICY; the order of model.POLICIES) ====================================
+# each name has its record in atmtcp.model.POLICY_RECORDS, its decide_<name> in atmtcp.kernel.policies and
+# its branch in atmtcp.kernel.policies.decide (tests/test_policy_registry.py)
+TAIL = 0
+PPD = 1
+EPD = 2
+SELECTIVE_DROP = 3
+FBA = 4
+ESPD = 5
+RED = 6
+POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd", "red")
+
+# === codes: drop from front (P_FRONT; lakshman 3) ====================================================
+NO_FRONT = 0
+FRONT_CELL = 1
+FRONT_FRAME = 2
+
+# === codes: a VC's packet state at a port (table pv_state) ===========================================
+PV_NORMAL = 0
+PV_DISCARD_ALL = 1
+PV_DISCARD_KEEP_EOM = 2
+PV_LISTED = 3             # + epoch: on an ESPD port's drop-list of that epoch (see P_DROPLIST_EPOCH)
+
+# === codes: what an ESPD decision does to the drop-list (atmtcp.kernel.policies.espd_decision) =======
+ESPD_STAY = 0
+ESPD_CAPTURE = 1
+ESPD_RELEASE = 2
+
+# === codes: drop decisions (returned by policies; DROP_* + P_DROP_OVERFLOW: the reason's column) =====
+ACCEPT = -1
+DROP_OVERFLOW = 0
+DROP_THRESHOLD = 1
+DROP_PARTIAL = 2
+DROP_PERVC = 3
+CAPTURE = 4               # not a drop: the drop log's mark of a VC put on a port's drop-list
+CAPTURED = 8              # added to the drop reason of a refused cell that put its VC on the drop-list
+
+# === codes: event kinds (h_kind) =====================================================================
+EV_CHANNEL = 0
+EV_RTO = 1
+EV_DELACK = 2
+EV_START = 3
+EV_SAMPLE = 4
+EV_PORT = 5
+# the packet path's kinds: a router port's departure or cell slot, a connection's close, an ON/OFF
+# application's switch, a priority VC's switch, and EWA's period T (ident: the queue); numbered apart
+# from the cell path's kinds (0-5) so that a kind added there cannot collide
+EV_ROUTER = 16
+EV_STOP = 17
+EV_APP = 18
+EV_PRIORITY = 19
+EV_EWA = 20
+
+# === codes: kernel status (G_STATUS) =================================================================
+# A *_FULL code (the low byte of G_STATUS) stops the run inside an event: a resource filled, which
+# the margins should make impossible. A *_LOW bit, OR-ed into G_STATUS by one instruction on the
+# rare path of an allocation, stops it between two events, with less than one event's margin of
+# that resource left; several bits may be set. A FULL code overwrites them (the run is lost).
+OK = 0
+CELL_POOL_FULL = 1
+PACKET_POOL_FULL = 2
+RING_FULL = 3
+HEAP_FULL = 4
+PEND_FULL = 5
+STATUS_NAMES = ("ok", "cell pool full", "packet pool full", "port ring full", "event heap full",
+                "slot arrival buffer full")
+FULL_MASK = 0xFF
+CELLS_LOW = 1 << 8
+PACKETS_LOW = 1 << 9
+RING_LOW = 1 << 10
+HEAP_LOW = 1 << 11
+PEND_LOW = 1 << 12
+LOW_NAMES = {CELLS_LOW: "cell pool low", PACKETS_LOW: "packet pool low", RING_LOW: "port ring low",
+             HEAP_LOW: "event heap low", PEND_LOW: "slot arrival buffer low"}
+
+# === codes: TCP trace record kinds (column 1 of trace_i) =============================================
+TR_CWND = 0
+TR_SSTHRESH = 1
+TR_SEQ_SENT = 2
+TR_ACK_RCVD = 3
+TR_TIMEOUT = 4
+TR_FAST_RETRANSMIT = 5
+TRACE_KIND_NAMES = ("cwnd", "ssthresh", "seq_sent", "ack_received", "timeout", "fast_retransmit")
+
+# === codes: router port modes (RP_MODE) ==============================================================
+ROUTE_IP = 0
+ROUTE_ATM = 1
+
+# === codes: router drop policies (Q_POLICY; the order of ROUTER_POLICY_NAMES) ========================
+DROP_TAIL = 0
+DROP_FROM_FRONT = 1
+FLOYD_JACOBSON_RED = 2
+ROUTER_POLICY_NAMES = ("drop_tail", "drop_from_front", "red")
+
+# === codes: EWA's feedback functions (Q_EWA) =========================================================
+EWA_OFF = 0
+EWA_LOG = 1
+EWA_LINEAR = 2
+EWA_FEEDBACK_NAMES = ("off", "log", "linear")
+
+# === codes: special values ===========================================================================
+INFINITE = 1 << 62        # a capacity or time that is never reached
+PACKET_ENTRY = -2
+"""``E_IDX`` of a channel entry that carries a whole packet to the router port of hop ``E_HOP``
+(a cell has its index >= 0 there, a delivery -1)."""

@@ -47,6 +47,7 @@ from .layout import (
 )
 from .ewa import queue_feedback, rewrite_ack
 from .ports import transmit_cells
+from .rings import ring_offset
 from .rng import random_unit
 from .router_policies import red_average, red_decision
 from .state import (
@@ -201,11 +202,9 @@ def drop_packet(S, q, v, k, column):
 # --- the ring of a queue: (packet, flow << 8 | hop), FIFO from Q_HEAD ------------------------------------------
 @jit_inline
 def ring_index(S, q, position):
+    """Row of ``rq_ring`` of the packet at ``position`` of queue ``q`` (0: the head)."""
     rq = itab(S, T_RQ)
-    slot = rq[q, Q_HEAD] + position
-    if slot >= rq[q, Q_RING_CAP]:
-        slot -= rq[q, Q_RING_CAP]
-    return rq[q, Q_RING_BASE] + slot
+    return rq[q, Q_RING_BASE] + ring_offset(rq[q, Q_HEAD], position, rq[q, Q_RING_CAP])
 
 
 @jit
@@ -237,8 +236,7 @@ def remove_queued(S, q, position):
         before = ring_index(S, q, j - 1)
         ring[here, 0] = ring[before, 0]
         ring[here, 1] = ring[before, 1]
-    head = rq[q, Q_HEAD] + 1
-    rq[q, Q_HEAD] = 0 if head == rq[q, Q_RING_CAP] else head
+    rq[q, Q_HEAD] = ring_offset(rq[q, Q_HEAD], 1, rq[q, Q_RING_CAP])
     rq[q, Q_PKTS] -= 1
     rq[q, Q_BYTES] -= itab(S, T_FLOW)[v, FL_IP_BYTES]
     return k, v, hop

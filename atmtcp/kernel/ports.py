@@ -33,6 +33,7 @@ from .layout import (
     P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT, P_TRACE, PV_NORMAL, RING_FULL, RING_LOW,
     TAIL, V_CELLS_SENT, V_NHOPS,
 )
+from .rings import ring_offset
 from .state import (
     itab, ivec, nonneg, T_CHAN, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_PV_STATE, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC,
     T_VC_CHAN, T_VC_DELAY, T_VC_PORT, T_VC_PV,
@@ -70,9 +71,7 @@ def drain(S, p, t):
         pv_count[pv] = y
         if y == 0:
             port[p, P_ACTIVE_VCS] -= 1
-        head += 1
-        if head == cap:
-            head = 0
+        head = ring_offset(head, 1, cap)
         gone += 1
     if gone > 0:
         port[p, P_RING_HEAD] = head
@@ -112,8 +111,7 @@ def admit_lazy(S, p, v, hop, k, idx, t):
 def ring_tail(S, p):
     """Ring index of the last cell of lazy port ``p``."""
     port = itab(S, T_PORT)
-    slot = port[p, P_RING_HEAD] + port[p, P_RING_LEN] - 1
-    return slot - port[p, P_RING_CAP] if slot >= port[p, P_RING_CAP] else slot
+    return ring_offset(port[p, P_RING_HEAD], port[p, P_RING_LEN] - 1, port[p, P_RING_CAP])
 
 
 @jit_inline
@@ -129,10 +127,7 @@ def ring_push(S, p, pv, t):
         if n == cap:
             return False
         ivec(S, T_G)[G_STATUS] |= RING_LOW
-    slot = port[p, P_RING_HEAD] + n
-    if slot >= cap:
-        slot -= cap
-    ivec(S, T_RING_PV)[port[p, P_RING_BASE] + slot] = pv
+    ivec(S, T_RING_PV)[port[p, P_RING_BASE] + ring_offset(port[p, P_RING_HEAD], n, cap)] = pv
     port[p, P_RING_LEN] = n + 1
     y = pv_count[pv]
     pv_count[pv] = y + 1

@@ -11,11 +11,15 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from . import tables
 from .jit import jit_inline
-from .tables import FIXED_COLUMNS, TABLES, Extended, KernelState, SimState, Zeros, pack  # noqa: F401 (re-exported)
-
-globals().update({name: value for name, value in vars(tables).items() if name.startswith(("T_", "LAY_"))})
+from .tables import (  # noqa: F401 (re-exported: the kernel's modules take T_* from here)
+    FIXED_COLUMNS, LAY_COLS, LAY_OFFSET, LAY_ROWS, TABLES, Extended, KernelState, SimState, Zeros, pack,
+    T_G, T_CONN, T_CONNF, T_RSACK, T_SB, T_RB, T_VC, T_VC_PORT, T_VC_CHAN, T_VC_DELAY, T_PORT, T_PORTF,
+    T_VC_PV, T_PV_VC, T_PV_COUNT, T_PV_STATE, T_PV_FRONT, T_RING_PV, T_RING_T, T_RING_CELL, T_PEND, T_CHAN,
+    T_CELL, T_PKT, T_H_TIME, T_H_SEQ, T_H_KIND, T_H_ID, T_TRACE_T, T_TRACE_I, T_TRACE_V, T_DROPLOG, T_QSAMPLE,
+    T_OSAMPLE, T_LOSS, T_APP, T_FLOW, T_FLOW_RPORT, T_FLOW_RQ, T_RPORT, T_RQ, T_RQF, T_RQ_RING, T_RSAMPLE,
+    T_RFSAMPLE,
+)
 
 
 @intrinsic
@@ -79,40 +83,42 @@ def _shape(S, t):
     constant once ``t`` is), else from the layout."""
     columns = FIXED_COLUMNS[t]
     if columns == 0:
-        columns = layout_field(S.lay, t, 2)
-    return layout_field(S.lay, t, 1), columns
+        columns = layout_field(S.lay, t, LAY_COLS)
+    return layout_field(S.lay, t, LAY_ROWS), columns
+
+
+@jit_inline
+def _start(arena, lay, t, itemsize):
+    """``void*`` to the first element of table ``t`` in ``arena``, the arena of its dtype, whose
+    elements take ``itemsize`` bytes (a constant: ``arena.itemsize`` would be loaded at run time)."""
+    return address_as_void_pointer(arena.ctypes.data + layout_field(lay, t, LAY_OFFSET) * itemsize)
 
 
 @jit_inline
 def itab(S, t):
     """2-D int64 table ``t`` (a ``T_*`` constant) as a view."""
-    address = S.I.ctypes.data + layout_field(S.lay, t, 0) * 8
-    return numba.carray(address_as_void_pointer(address), _shape(S, t), np.int64)
+    return numba.carray(_start(S.I, S.lay, t, 8), _shape(S, t), np.int64)
 
 
 @jit_inline
 def ivec(S, t):
     """1-D int64 table ``t`` as a view."""
-    address = S.I.ctypes.data + layout_field(S.lay, t, 0) * 8
-    return numba.carray(address_as_void_pointer(address), layout_field(S.lay, t, 1), np.int64)
+    return numba.carray(_start(S.I, S.lay, t, 8), layout_field(S.lay, t, LAY_ROWS), np.int64)
 
 
 @jit_inline
 def ftab(S, t):
     """2-D float64 table ``t`` as a view."""
-    address = S.F.ctypes.data + layout_field(S.lay, t, 0) * 8
-    return numba.carray(address_as_void_pointer(address), _shape(S, t), np.float64)
+    return numba.carray(_start(S.F, S.lay, t, 8), _shape(S, t), np.float64)
 
 
 @jit_inline
 def fvec(S, t):
     """1-D float64 table ``t`` as a view."""
-    address = S.F.ctypes.data + layout_field(S.lay, t, 0) * 8
-    return numba.carray(address_as_void_pointer(address), layout_field(S.lay, t, 1), np.float64)
+    return numba.carray(_start(S.F, S.lay, t, 8), layout_field(S.lay, t, LAY_ROWS), np.float64)
 
 
 @jit_inline
 def btab(S, t):
     """2-D uint8 table ``t`` as a view."""
-    address = S.B.ctypes.data + layout_field(S.lay, t, 0)
-    return numba.carray(address_as_void_pointer(address), _shape(S, t), np.uint8)
+    return numba.carray(_start(S.B, S.lay, t, 1), _shape(S, t), np.uint8)

@@ -73,10 +73,58 @@ built once more outside it."""
 KernelState = namedtuple("KernelState", ["I", "F", "B", "lay"])
 
 
-# T_<NAME>: row of the layout table describing table <name>
-for _i, (_name, _, _) in enumerate(TABLES):
-    globals()[f"T_{_name.upper()}"] = _i
-LAY_OFFSET, LAY_ROWS, LAY_COLS = range(3)
+# Each table's row in the layout table (``lay``) and its number for the kernel's views (``itab(S, T_CONN)``):
+# its index in TABLES (tests/test_layout.py checks each).
+T_G = 0
+T_CONN = 1
+T_CONNF = 2
+T_RSACK = 3
+T_SB = 4
+T_RB = 5
+T_VC = 6
+T_VC_PORT = 7
+T_VC_CHAN = 8
+T_VC_DELAY = 9
+T_PORT = 10
+T_PORTF = 11
+T_VC_PV = 12
+T_PV_VC = 13
+T_PV_COUNT = 14
+T_PV_STATE = 15
+T_PV_FRONT = 16
+T_RING_PV = 17
+T_RING_T = 18
+T_RING_CELL = 19
+T_PEND = 20
+T_CHAN = 21
+T_CELL = 22
+T_PKT = 23
+T_H_TIME = 24
+T_H_SEQ = 25
+T_H_KIND = 26
+T_H_ID = 27
+T_TRACE_T = 28
+T_TRACE_I = 29
+T_TRACE_V = 30
+T_DROPLOG = 31
+T_QSAMPLE = 32
+T_OSAMPLE = 33
+T_LOSS = 34
+T_APP = 35
+T_FLOW = 36
+T_FLOW_RPORT = 37
+T_FLOW_RQ = 38
+T_RPORT = 39
+T_RQ = 40
+T_RQF = 41
+T_RQ_RING = 42
+T_RSAMPLE = 43
+T_RFSAMPLE = 44
+
+# the columns of the layout table ``lay``, one row per table
+LAY_OFFSET = 0   # index: the table's first element in its dtype's arena
+LAY_ROWS = 1     # count: the table's rows (its length if 1-D)
+LAY_COLS = 2     # count: the table's columns (1 if 1-D)
 
 
 def _fixed_columns() -> tuple[int, ...]:
