@@ -25,7 +25,7 @@ from atmtcp.kernel import layout as L
 from atmtcp.kernel import tables
 from atmtcp.kernel.cells import alloc_packet, release_packet_if_done
 from atmtcp.kernel.entry import kernel_entry
-from atmtcp.papers.ewa.scenario import ten_connection_run
+from atmtcp.papers.ewa.section2.scenario import ten_connection_run
 from atmtcp.simulate import warm_up_run
 from atmtcp.topologies import n_source_run
 
