@@ -207,11 +207,38 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .contention import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
+    """The parser of every subcommand: ``run``, ``warm``, ``list``, ``experiment``, ``bench``."""
     parser = OneLineParser(prog="atmtcp", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     parser.add_argument("--version", action="version", version=f"atmtcp {__version__}")
+    add_run_parser(sub)
+    warm = sub.add_parser("warm", help="compile the kernel once (numba's cache), then build it ahead of time "
+                                       "so that runs start without numba (make warm)")
+    warm.add_argument("--no-aot", action="store_true", help="only numba's cache, no ahead-of-time module")
+    warm.set_defaults(func=cmd_warm)
+
+    lst = sub.add_parser("list", help="list the experiments (target ids)")
+    lst.set_defaults(func=cmd_list)
+
+    exp = sub.add_parser("experiment", help="run one target's grid into a netCDF file")
+    exp.add_argument("id")
+    exp.add_argument("--output", default=None,
+                     help="default data/results/<id>.nc, or data/results/quick/<id>.nc with --quick")
+    exp.add_argument("--quick", action="store_true", help="shortened runs (tests, classes)")
+    exp.add_argument("--jobs", type=_number(int, 1, 1024), default=None, help="worker processes (default: all cores)")
+    exp.add_argument("--progress", type=_number(float, 0, 86400, unit="s"), default=0.0,
+                     help="also print 'done/total points, ETA' to standard output every this many seconds "
+                          "(0: only the progress bar on standard error)")
+    exp.set_defaults(func=cmd_experiment)
+
+    add_bench_parser(sub)
+    return parser
+
+
+def add_run_parser(sub) -> None:
+    """``atmtcp run``: one goyal1998 N-source scenario described by flags."""
+    from .contention import CELL_ASSUMPTIONS, HEADLINE_CONTENTION
     run = sub.add_parser("run", help="simulate one goyal1998 N-source scenario and print a summary")
     run.add_argument("--network", choices=("lan", "wan", "satellite"), default="lan",
                      help="goyal1998's LAN (5 us links, 64 KB window, 10 s) or WAN (5 ms, 600000 bytes, 20 s), "
@@ -239,25 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "'deterministic' (docs/modelling.md, cell contention)")
     run.set_defaults(func=cmd_run)
 
-    warm = sub.add_parser("warm", help="compile the kernel once (numba's cache), then build it ahead of time "
-                                       "so that runs start without numba (make warm)")
-    warm.add_argument("--no-aot", action="store_true", help="only numba's cache, no ahead-of-time module")
-    warm.set_defaults(func=cmd_warm)
 
-    lst = sub.add_parser("list", help="list the experiments (target ids)")
-    lst.set_defaults(func=cmd_list)
-
-    exp = sub.add_parser("experiment", help="run one target's grid into a netCDF file")
-    exp.add_argument("id")
-    exp.add_argument("--output", default=None,
-                     help="default data/results/<id>.nc, or data/results/quick/<id>.nc with --quick")
-    exp.add_argument("--quick", action="store_true", help="shortened runs (tests, classes)")
-    exp.add_argument("--jobs", type=_number(int, 1, 1024), default=None, help="worker processes (default: all cores)")
-    exp.add_argument("--progress", type=_number(float, 0, 86400, unit="s"), default=0.0,
-                     help="also print 'done/total points, ETA' to standard output every this many seconds "
-                          "(0: only the progress bar on standard error)")
-    exp.set_defaults(func=cmd_experiment)
-
+def add_bench_parser(sub) -> None:
+    """``atmtcp bench``: the kernel on the standard scenarios, or whole processes."""
+    from .contention import CELL_ASSUMPTIONS
     bench = sub.add_parser("bench", help="time the standard scenarios (kernel), or whole processes (--process)")
     bench.add_argument("--repeat", type=_number(int, 1, 100), default=None,
                        help="runs per scenario: the best is shown (kernel; default 1), or the median of the "
@@ -278,7 +290,6 @@ def build_parser() -> argparse.ArgumentParser:
                             "by default a sitting is only printed)")
     bench.add_argument("--history", default=None, help="append this sitting to this JSON-lines file instead")
     bench.set_defaults(func=cmd_bench)
-    return parser
 
 
 def main(argv=None) -> int:

@@ -60,8 +60,8 @@ def make_headroom(compiled: Compiled) -> list[str]:
     return grown
 
 
-POOLS = {"cell": (L.E_NEXT, L.G_CELL_FREE, L.G_CELL_RESERVE),
-         "pkt": (L.K_NEXT_FREE, L.G_PKT_FREE, L.G_PKT_RESERVE)}
+POOLS = {"cell": (L.CELL_NEXT, L.G_CELL_FREE, L.G_CELL_RESERVE),
+         "pkt": (L.PKT_NEXT_FREE, L.G_PKT_FREE, L.G_PKT_RESERVE)}
 """Per pool: the column chaining its free list, the g fields of the list's head and reserve."""
 
 

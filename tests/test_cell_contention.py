@@ -135,7 +135,7 @@ def test_randomized_ppd_drops_the_rest_of_the_frame_it_damaged():
         pv0, pv2 = S.vc_pv[0, 1], S.vc_pv[2, 1]
         if accept_held(K, p, 2, 1, arriving, 0, 0):
             outcomes["queued"] += 1
-            assert S.pv_front[pv0] == S.pkt[long_packet, L.K_SERIAL] + 1 and S.pv_state[pv2] == L.PV_NORMAL
+            assert S.pv_front[pv0] == S.pkt[long_packet, L.PKT_SERIAL] + 1 and S.pv_state[pv2] == L.PV_NORMAL
             assert not accept_held(K, p, 0, 1, long_packet, 10, 0)   # VC 0's next cell: dropped
             assert S.port[p, L.P_DROP_PARTIAL] == 1 and S.pv_front[pv0] != 0
             assert not accept_held(K, p, 0, 1, long_packet, 19, 0)   # ... up to its EOM, which clears the mark
@@ -238,8 +238,8 @@ def test_cdv_channel_stays_fifo_within_its_bound():
     times = []
     while S.chan[ch, L.CH_LEN] > 0:
         e = channel_pop(K, ch)
-        times.append(int(S.cell[e, L.E_TIME]))
-        assert S.cell[e, L.E_IDX] == len(times) - 1
+        times.append(int(S.cell[e, L.CELL_TIME]))
+        assert S.cell[e, L.CELL_IDX] == len(times) - 1
     assert times == sorted(times)
     extra = np.array(times) - np.array(sent)
     assert extra.min() >= 0 and extra.max() <= 50_000 + 100 * 200

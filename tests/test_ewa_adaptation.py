@@ -79,18 +79,18 @@ def test_each_ack_is_rewritten_as_the_naive_aap_does(ewa_state, acks, alpha):
     S, state = compiled.kernel_state, compiled.state
     q, ack_flow = 0, 1
     assert int(state.flow[ack_flow, L.FL_EWA_QUEUE]) == q and int(state.flow[ack_flow, L.FL_WND_UNIT]) == 64
-    buffer = int(state.rq[q, L.Q_EWA_BUFFER])
+    buffer = int(state.rq[q, L.RQ_EWA_BUFFER])
     assert buffer == 200 * KB // (MSS + 40)
-    state.rqf[q, L.QF_EWA_ALPHA] = alpha
-    state.rqf[q, L.QF_EWA_AVG] = 0.0
+    state.rqf[q, L.RQF_EWA_ALPHA] = alpha
+    state.rqf[q, L.RQF_EWA_AVG] = 0.0
     naive = NaiveEwa("log", alpha, buffer, 1 / 128, 0.2, 0.6, 1 / 8, 1 - 1 / 32)
     for queue, advertised in acks:
-        state.rq[q, L.Q_PKTS] = queue
+        state.rq[q, L.RQ_PKTS] = queue
         k = alloc_packet(S, ack_flow, 0, advertised, 2)
         rewrite_ack(S, ack_flow, k, 0)
-        assert int(state.pkt[k, L.K_WND]) == naive.ack(queue, advertised, MSS, 64)
-        assert float(state.rqf[q, L.QF_EWA_AVG]) == pytest.approx(naive.avg, rel=1e-12)
-    state.rq[q, L.Q_PKTS] = 0
+        assert int(state.pkt[k, L.PKT_WND]) == naive.ack(queue, advertised, MSS, 64)
+        assert float(state.rqf[q, L.RQF_EWA_AVG]) == pytest.approx(naive.avg, rel=1e-12)
+    state.rq[q, L.RQ_PKTS] = 0
 
 
 # --- in runs ------------------------------------------------------------------------------------------------------

@@ -90,8 +90,8 @@ def packet_at(compiled, p, flow, seq):
     """A packet record of data flow ``flow`` (its cells from the flow's framing), id ``seq``."""
     S = compiled.kernel_state
     k = alloc_packet(S, flow, seq, 0, int(compiled.state.vc[flow, L.V_DATA_CELLS]))
-    compiled.state.pkt[k, L.K_ALIVE] = 0
-    compiled.state.pkt[k, L.K_PENDING] = 1
+    compiled.state.pkt[k, L.PKT_ALIVE] = 0
+    compiled.state.pkt[k, L.PKT_PENDING] = 1
     return k
 
 
@@ -101,8 +101,8 @@ def hop_of(compiled, flow, p):
 
 def queued_ids(compiled, q):
     rq, ring = compiled.state.rq, compiled.state.rq_ring
-    head, cap, base = (int(rq[q, c]) for c in (L.Q_HEAD, L.Q_RING_CAP, L.Q_RING_BASE))
-    return [int(compiled.state.pkt[ring[base + (head + i) % cap, 0], L.K_SEQ]) for i in range(int(rq[q, L.Q_PKTS]))]
+    head, cap, base = (int(rq[q, c]) for c in (L.RQ_HEAD, L.RQ_RING_CAP, L.RQ_RING_BASE))
+    return [int(compiled.state.pkt[ring[base + (head + i) % cap, 0], L.PKT_SEQ]) for i in range(int(rq[q, L.RQ_PKTS]))]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -131,8 +131,8 @@ def test_router_queue_matches_the_papers_sentences(policy, cap_packets, ops):
             naive.arrive(n, flow)
         assert queued_ids(compiled, 0) == [packet for packet, _ in naive.queue]
     reasons = [reason for _, reason in naive.dropped]
-    assert int(state.rq[0, L.Q_DROP_FRONT]) == reasons.count("front")
-    assert int(state.rq[0, L.Q_DROP_OVERFLOW]) == reasons.count("overflow")
+    assert int(state.rq[0, L.RQ_DROP_FRONT]) == reasons.count("front")
+    assert int(state.rq[0, L.RQ_DROP_OVERFLOW]) == reasons.count("overflow")
     if policy == "drop_from_front":
         assert reasons.count("overflow") == 0  # "The arriving packet is always accepted"
 
@@ -145,8 +145,8 @@ def test_buffer_counts_bytes_and_packets():
         p = compiled.router_ports.index("AAP1->ATM")
         for n in range(holds + 3):
             admit_packet(compiled.kernel_state, p, 0, 0, hop_of(compiled, 0, p), packet_at(compiled, p, 0, n), 0)
-        assert int(compiled.state.rq[0, L.Q_PKTS]) == holds
-        assert int(compiled.state.rq[0, L.Q_DROP_OVERFLOW]) == 3
+        assert int(compiled.state.rq[0, L.RQ_PKTS]) == holds
+        assert int(compiled.state.rq[0, L.RQ_DROP_OVERFLOW]) == 3
 
 
 def test_per_vc_queues_interleave_cells_round_robin():
@@ -162,9 +162,9 @@ def test_per_vc_queues_interleave_cells_round_robin():
     done = []
     while state.rport[p, L.RP_EVENT_AT] >= 0:
         t = int(state.rport[p, L.RP_EVENT_AT])
-        before = state.rq[:, L.Q_PKTS].copy()
+        before = state.rq[:, L.RQ_PKTS].copy()
         router_event(S, p, t)
-        done += [(q, t) for q in np.flatnonzero(state.rq[:, L.Q_PKTS] < before)]
+        done += [(q, t) for q in np.flatnonzero(state.rq[:, L.RQ_PKTS] < before)]
     assert done == [(0, 65 * CELL_NS), (1, 66 * CELL_NS)]
     assert int(state.rport[p, L.RP_CELLS_OUT]) == 66
 

@@ -1,6 +1,6 @@
 """The kernel's shared columns (issue 27): where one column has two uses, the uses never overlap.
 
-``K_TS`` (a live packet's timestamp) shares the column of ``K_NEXT_FREE`` (a free packet record's
+``PKT_TS`` (a live packet's timestamp) shares the column of ``PKT_NEXT_FREE`` (a free packet record's
 link in the pool's free list), so that a packet row stays 15 fields. The uses cannot meet if the
 link is touched only by the allocator, read when a record is taken before any of its fields is
 written and written only when the packet is dead, and the timestamp only on live packets: written
@@ -8,7 +8,7 @@ right after a packet is allocated, read before it is released. The kernel's own 
 functions are exercised on a hand-built state, the sources are read for every use of either
 name, and the free list of real runs is checked twenty times in each and at every pause.
 
-``C_SB_MASK`` indexes both scoreboards, the sender's ``sb`` and the receiver's ``rb``: the two
+``C_SEG_MASK`` indexes both scoreboards, the sender's ``sb`` and the receiver's ``rb``: the two
 have one width in every compiled run.
 """
 import ast
@@ -41,7 +41,7 @@ def free_chain(pkt: np.ndarray, g: np.ndarray) -> list[int]:
         assert 0 <= r < end and r not in seen, f"the free list is broken at {r} after {chain[-5:]}"
         chain.append(r)
         seen.add(r)
-        r = int(pkt[r, L.K_NEXT_FREE])
+        r = int(pkt[r, L.PKT_NEXT_FREE])
     return chain
 
 
@@ -49,7 +49,7 @@ def check_pool(S: tables.SimState) -> None:
     """The free list and the live packets (cells alive, or the whole packet on its way) are the pool:
     a timestamp written on a free record, or a link on a live one, breaks this."""
     free = set(free_chain(S.pkt, S.g))
-    live = set(np.flatnonzero((S.pkt[:, L.K_ALIVE] > 0) | (S.pkt[:, L.K_PENDING] > 0)).tolist())
+    live = set(np.flatnonzero((S.pkt[:, L.PKT_ALIVE] > 0) | (S.pkt[:, L.PKT_PENDING] > 0)).tolist())
     assert not free & live, f"records both free and live: {sorted(free & live)[:5]}"
     assert free | live == set(range(S.pkt.shape[0])), "records neither free nor live"
 
@@ -59,8 +59,8 @@ def hand_built(n: int = 8, reserve: int = 6) -> tuple[tables.KernelState, tables
     """A state whose packet pool has ``n`` free records chained 0 -> 1 -> ... -> n (the end), the last
     ``n - reserve`` of them its reserve (the other tables: a small compiled run's)."""
     S = compile_run(warm_up_run()).state
-    pkt = np.zeros((n, L.K_NFIELDS), np.int64)
-    pkt[:, L.K_NEXT_FREE] = np.arange(1, n + 1)
+    pkt = np.zeros((n, L.PKT_NFIELDS), np.int64)
+    pkt[:, L.PKT_NEXT_FREE] = np.arange(1, n + 1)
     g = S.g.copy()
     g[[L.G_PKT_FREE, L.G_PKT_RESERVE, L.G_PKT_SERIAL, L.G_STATUS]] = (0, reserve, 0, L.OK)
     return tables.pack(S._replace(pkt=pkt, g=g))
@@ -71,22 +71,22 @@ def test_alloc_reads_the_link_first_and_free_writes_it_only_once_the_packet_is_d
     for k in range(8):
         assert alloc_packet(kernel_state, 0, 512 * k, 0, 3) == k
         assert S.g[L.G_PKT_FREE] == k + 1, "the link was read before the record's fields were written"
-        assert S.pkt[k, L.K_TS] == k + 1, "alloc_packet leaves the timestamp to its caller"
+        assert S.pkt[k, L.PKT_TS] == k + 1, "alloc_packet leaves the timestamp to its caller"
     assert S.g[L.G_STATUS] == L.PACKETS_LOW  # records 6 and 7 are the reserve
     assert alloc_packet(kernel_state, 0, 0, 0, 3) == -1 and S.g[L.G_STATUS] == L.PACKET_POOL_FULL
     S.g[L.G_STATUS] = L.OK
     stamps = np.array([-1 if k % 3 == 0 else 10**9 + k for k in range(8)])  # -1: a retransmission's
-    S.pkt[:, L.K_TS] = stamps  # as the TCP sender writes a send time right after alloc_packet
+    S.pkt[:, L.PKT_TS] = stamps  # as the TCP sender writes a send time right after alloc_packet
     order = [5, 2, 7, 0, 3, 6, 1, 4]
     for i, k in enumerate(order):
         head = S.g[L.G_PKT_FREE]
         release_packet_if_done(kernel_state, k)  # cells alive: not released
-        S.pkt[k, L.K_ALIVE], S.pkt[k, L.K_PENDING] = 0, 1
+        S.pkt[k, L.PKT_ALIVE], S.pkt[k, L.PKT_PENDING] = 0, 1
         release_packet_if_done(kernel_state, k)  # reassembled, on its delivery channel: not released
-        assert S.pkt[k, L.K_TS] == stamps[k] and S.g[L.G_PKT_FREE] == head, "a live packet was released"
-        S.pkt[k, L.K_PENDING] = 0
+        assert S.pkt[k, L.PKT_TS] == stamps[k] and S.g[L.G_PKT_FREE] == head, "a live packet was released"
+        S.pkt[k, L.PKT_PENDING] = 0
         release_packet_if_done(kernel_state, k)  # delivered: dead, its link replaces the timestamp
-        assert S.g[L.G_PKT_FREE] == k and S.pkt[k, L.K_NEXT_FREE] == head
+        assert S.g[L.G_PKT_FREE] == k and S.pkt[k, L.PKT_NEXT_FREE] == head
     assert free_chain(S.pkt, S.g) == order[::-1]
     again = [alloc_packet(kernel_state, 1, 0, 0, 1) for _ in order]
     assert again == order[::-1], "alloc_packet follows the links that release wrote, not the timestamps"
@@ -97,10 +97,10 @@ def test_the_pool_check_sees_a_timestamp_on_a_free_record():
     """The check of the runs below fails where the two uses meet."""
     kernel_state, S = hand_built()
     taken = [alloc_packet(kernel_state, 0, 0, 0, 1) for _ in range(3)]
-    S.pkt[taken[1], L.K_ALIVE] = 0
+    S.pkt[taken[1], L.PKT_ALIVE] = 0
     release_packet_if_done(kernel_state, taken[1])
     check_pool(S)
-    S.pkt[taken[1], L.K_TS] = 123456789  # a send time written on the free record
+    S.pkt[taken[1], L.PKT_TS] = 123456789  # a send time written on the free record
     with pytest.raises(AssertionError, match="free list is broken"):
         check_pool(S)
 
@@ -144,28 +144,28 @@ def _allocated_at(f) -> dict[str, int]:
 
 
 def test_the_free_list_link_is_touched_by_the_allocator_only():
-    """In the kernel ``K_NEXT_FREE`` is read once, by alloc_packet, and written once, by
+    """In the kernel ``PKT_NEXT_FREE`` is read once, by alloc_packet, and written once, by
     release_packet_if_done once no cell is alive and the packet is not on its way; outside the
     kernel only the compiler's core chains a fresh pool and :mod:`atmtcp.grow` relinks the free records of a
     grown one."""
-    users = {key: f for key, f in FUNCTIONS.items() if _names(f, "K_NEXT_FREE")}
+    users = {key: f for key, f in FUNCTIONS.items() if _names(f, "PKT_NEXT_FREE")}
     assert set(users) == {("cells", "alloc_packet"), ("cells", "release_packet_if_done")}
-    assert [store for _, store, _ in _subscripts(users["cells", "alloc_packet"], "K_NEXT_FREE")] == [False]
+    assert [store for _, store, _ in _subscripts(users["cells", "alloc_packet"], "PKT_NEXT_FREE")] == [False]
     release = users["cells", "release_packet_if_done"]
-    assert [store for _, store, _ in _subscripts(release, "K_NEXT_FREE")] == [True]
+    assert [store for _, store, _ in _subscripts(release, "PKT_NEXT_FREE")] == [True]
     guard = next(n.test for n in ast.walk(release)
-                 if isinstance(n, ast.If) and list(_subscripts(n, "K_NEXT_FREE")))
-    assert {n.id for n in ast.walk(guard) if isinstance(n, ast.Name)} >= {"K_ALIVE", "K_PENDING"}
+                 if isinstance(n, ast.If) and list(_subscripts(n, "PKT_NEXT_FREE")))
+    assert {n.id for n in ast.walk(guard) if isinstance(n, ast.Name)} >= {"PKT_ALIVE", "PKT_PENDING"}
     outside = {path.relative_to(ATMTCP).as_posix() for path in ATMTCP.rglob("*.py")
                for node in ast.walk(ast.parse(path.read_text()))
-               if isinstance(node, ast.Attribute) and node.attr == "K_NEXT_FREE"}
+               if isinstance(node, ast.Attribute) and node.attr == "PKT_NEXT_FREE"}
     assert outside == {"compile/core.py", "grow.py"}
 
 
 def test_alloc_reads_the_link_before_it_writes_a_field():
     """alloc_packet reads the record's link before it writes any field of the record."""
     alloc = FUNCTIONS["cells", "alloc_packet"]
-    (row, _, read_at), = _subscripts(alloc, "K_NEXT_FREE")
+    (row, _, read_at), = _subscripts(alloc, "PKT_NEXT_FREE")
     writes = [n.lineno for n in ast.walk(alloc)
               if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
               and isinstance(n.slice, ast.Tuple)
@@ -178,10 +178,10 @@ def test_the_timestamp_is_written_on_the_packet_just_allocated():
     its timestamp, and a timestamp is written nowhere else."""
     writers = set()
     for key, f in FUNCTIONS.items():
-        for row, store, line in _subscripts(f, "K_TS"):
+        for row, store, line in _subscripts(f, "PKT_TS"):
             if store:
                 allocated = _allocated_at(f).get(getattr(row, "id", None), line)
-                assert allocated < line, f"{key}: K_TS written on a packet it did not allocate"
+                assert allocated < line, f"{key}: PKT_TS written on a packet it did not allocate"
                 writers.add(key)
     allocators = {key for key, f in FUNCTIONS.items() if _allocated_at(f)}
     assert allocators and allocators == writers
@@ -190,7 +190,7 @@ def test_the_timestamp_is_written_on_the_packet_just_allocated():
 def test_the_timestamp_is_read_before_the_packet_is_released():
     """A function that reads a timestamp releases no packet before, and each of its callers calls it
     before the caller releases one (the delivery: :func:`atmtcp.kernel.engine.deliver_packet`)."""
-    reads = {key: [line for _, store, line in _subscripts(f, "K_TS") if not store]
+    reads = {key: [line for _, store, line in _subscripts(f, "PKT_TS") if not store]
              for key, f in FUNCTIONS.items()}
     readers = {key: lines for key, lines in reads.items() if lines}
     assert readers
@@ -247,7 +247,7 @@ def test_free_and_live_packets_partition_the_pool_in_runs(name):
     assert states > 20 and int(S.conn[:, L.C_SEGS_SENT].sum()) > 1000
 
 
-# --- C_SB_MASK: one mask for the sender's and the receiver's scoreboards ---------------------------------
+# --- C_SEG_MASK: one mask for the sender's and the receiver's scoreboards ---------------------------------
 _THREE = n_source_run(3, 5e-6, m.PortConfig(1000), m.TcpConfig("sack"), 0.1, contention="deterministic")
 MIXED_WINDOWS = replace(_THREE, connections=tuple(replace(c, tcp=m.TcpConfig("sack", rcv_wnd=w))
                                                   for c, w in zip(_THREE.connections, (8192, 65535, 300000))))
@@ -255,12 +255,12 @@ MIXED_WINDOWS = replace(_THREE, connections=tuple(replace(c, tcp=m.TcpConfig("sa
 
 @pytest.mark.parametrize("run", [warm_up_run(), MIXED_WINDOWS, RUNS["packet path, two-way"]],
                          ids=["warm-up", "mixed windows", "packet path"])
-def test_the_scoreboards_have_one_width_that_c_sb_mask_masks(run):
+def test_the_scoreboards_have_one_width_that_c_seg_mask_masks(run):
     """``sb`` and ``rb`` are both ``n_conn x cap`` with one power of two ``cap`` above every
-    connection's window in segments, and ``C_SB_MASK`` is ``cap - 1`` for every connection."""
+    connection's window in segments, and ``C_SEG_MASK`` is ``cap - 1`` for every connection."""
     S = compile_run(run).state
     cap = S.sb.shape[1]
     assert S.sb.shape == S.rb.shape == (len(run.connections), cap)
     assert cap & (cap - 1) == 0
-    assert (S.conn[:, L.C_SB_MASK] == cap - 1).all()
+    assert (S.conn[:, L.C_SEG_MASK] == cap - 1).all()
     assert all(cap > c.tcp.rcv_wnd // c.tcp.mss for c in run.connections)

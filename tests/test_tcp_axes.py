@@ -175,12 +175,12 @@ class Sender:
         c[L.C_HIGH_SACK] = c[L.C_HOLE_PTR] = una_seg
         if wnd is not None:
             c[L.C_SND_WND] = wnd
-        self.connf[L.F_CWND], self.connf[L.F_SSTHRESH] = cwnd, ssthresh
+        self.connf[L.CF_CWND], self.connf[L.CF_SSTHRESH] = cwnd, ssthresh
 
     def sack(self, *segments):
         """Mark ``segments`` SACKed in the scoreboard, as ACKs' blocks would have."""
         for seg in segments:
-            self.state.sb[0, seg & self.conn[L.C_SB_MASK]] |= 1
+            self.state.sb[0, seg & self.conn[L.C_SEG_MASK]] |= 1
         self.conn[L.C_HIGH_SACK] = max(self.conn[L.C_HIGH_SACK], max(segments) + 1)
 
     def sent(self):
@@ -191,11 +191,11 @@ class Sender:
 
     @property
     def cwnd(self):
-        return float(self.connf[L.F_CWND])
+        return float(self.connf[L.CF_CWND])
 
     @property
     def ssthresh(self):
-        return float(self.connf[L.F_SSTHRESH])
+        return float(self.connf[L.CF_SSTHRESH])
 
     def __getitem__(self, column):
         return int(self.conn[column])
@@ -263,7 +263,7 @@ def test_timeout(flavor, rule):
     assert s.ssthresh == naive_ssthresh(30 * MSS, 20 * MSS, MSS, rule)
     assert s.cwnd == MSS and s[L.C_IN_RECOVERY] == 0 and s[L.C_TIMEOUTS] == 1
     assert s.sent() == [100 * MSS] and s[L.C_SND_NXT] == 101 * MSS
-    scoreboard = s.state.sb[0, [103 & s[L.C_SB_MASK], 104 & s[L.C_SB_MASK]]]
+    scoreboard = s.state.sb[0, [103 & s[L.C_SEG_MASK], 104 & s[L.C_SEG_MASK]]]
     assert list(scoreboard) == ([0, 0] if flavor == "sack" else [1, 1])
 
 
@@ -385,12 +385,12 @@ def test_sack_blocks_mark_the_scoreboard():
     s.set(100, 30, 30 * MSS, 8 * MSS)
     k = s.state.pkt.shape[0] - 1
     blocks = [(102, 105), (90, 101), (120, 140)]
-    s.state.pkt[k, L.K_NSACK] = len(blocks)
+    s.state.pkt[k, L.PKT_NSACK] = len(blocks)
     for b, (left, right) in enumerate(blocks):
-        s.state.pkt[k, L.K_S0 + 2 * b], s.state.pkt[k, L.K_S0 + 2 * b + 1] = left * MSS, right * MSS
+        s.state.pkt[k, L.PKT_S0 + 2 * b], s.state.pkt[k, L.PKT_S0 + 2 * b + 1] = left * MSS, right * MSS
     mark_sacked(s.S, 0, k)
     expected = {seg for left, right in blocks for seg in range(max(left, 100), min(right, 130))}
-    marked = {seg for seg in range(90, 140) if s.state.sb[0, seg & s[L.C_SB_MASK]] & 1}
+    marked = {seg for seg in range(90, 140) if s.state.sb[0, seg & s[L.C_SEG_MASK]] & 1}
     assert marked == expected and s[L.C_HIGH_SACK] == 130
 
 
@@ -403,7 +403,7 @@ def test_sack_blocks_mark_the_scoreboard():
 def test_receiver_sack_blocks(buffered, latest, previous):
     """build_sack_blocks against RFC 2018's order (goyal1998 5.4.1): the newest segment's block first."""
     s = Sender(tcp("sack"))
-    c, rsack, mask = s.conn, s.state.rsack[0], s[L.C_SB_MASK]
+    c, rsack, mask = s.conn, s.state.rsack[0], s[L.C_SEG_MASK]
     c[L.C_RCV_NXT], c[L.C_LAST_RCVD_SEG], c[L.C_OOO_SEGS] = 100 * MSS, latest, len(buffered)
     for seg in buffered:
         s.state.rb[0, seg & mask] = 1
@@ -412,8 +412,8 @@ def test_receiver_sack_blocks(buffered, latest, previous):
         rsack[L.RS_L0 + 2 * i], rsack[L.RS_R0 + 2 * i] = left, right
     k = s.state.pkt.shape[0] - 1
     build_sack_blocks(s.S, 0, k)
-    got = [(s.state.pkt[k, L.K_S0 + 2 * b] // MSS, s.state.pkt[k, L.K_S0 + 2 * b + 1] // MSS)
-           for b in range(s.state.pkt[k, L.K_NSACK])]
+    got = [(s.state.pkt[k, L.PKT_S0 + 2 * b] // MSS, s.state.pkt[k, L.PKT_S0 + 2 * b + 1] // MSS)
+           for b in range(s.state.pkt[k, L.PKT_NSACK])]
     assert got == naive_sack_blocks(buffered, 100, latest, previous)
 
 
@@ -425,7 +425,7 @@ def test_only_sack_receivers_report_blocks(flavor):
     s = Sender(tcp(flavor))
     s.conn[L.C_RCV_NXT] = 100 * MSS
     k = s.state.pkt.shape[0] - 1
-    s.state.pkt[k, L.K_SEQ], s.state.pkt[k, L.K_TS] = 102 * MSS, 0
+    s.state.pkt[k, L.PKT_SEQ], s.state.pkt[k, L.PKT_TS] = 102 * MSS, 0
     receiver_input(s.S, 0, k, T)
     assert s[L.C_ACKS_SENT] == 1 and s[L.C_OOO_SEGS] == 1
     rsack = s.state.rsack[0]

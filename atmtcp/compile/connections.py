@@ -24,7 +24,7 @@ def connection_tables(run: m.Run, sb_cap: int) -> tuple[np.ndarray, np.ndarray]:
     """The ``conn`` and ``connf`` tables of ``run``'s connections, with scoreboards ``sb_cap`` wide."""
     n_conn = len(run.connections)
     conn = np.zeros((n_conn, L.C_NFIELDS), np.int64)
-    connf = np.zeros((n_conn, L.F_NFIELDS), np.float64)
+    connf = np.zeros((n_conn, L.CF_NFIELDS), np.float64)
     trace_set = set(run.trace.connections)
     for c, cobj in enumerate(run.connections):
         tcp = cobj.tcp
@@ -38,15 +38,15 @@ def connection_tables(run: m.Run, sb_cap: int) -> tuple[np.ndarray, np.ndarray]:
         row[L.C_LAST_RCVD_SEG] = -1
         row[L.C_DELACK_DEADLINE] = -1
         row[L.C_DELACK_QUEUED] = -1
-        row[L.C_SB_MASK] = sb_cap - 1
+        row[L.C_SEG_MASK] = sb_cap - 1
         row[L.C_TRACE] = int(c in trace_set)
         row[L.C_NLOSS] = len(cobj.lost_segments)
         row[L.C_SEND_HIGH] = -1
         row[L.C_MEASURE_NS] = int(round(run.warmup_s * NS))
         row[L.C_TS_RECENT] = -1
-        connf[c, L.F_CWND] = tcp.mss
+        connf[c, L.CF_CWND] = tcp.mss
         ssthresh = tcp.initial_ssthresh if tcp.initial_ssthresh is not None else row[L.C_RCV_WND]
-        connf[c, L.F_SSTHRESH] = float(ssthresh)
+        connf[c, L.CF_SSTHRESH] = float(ssthresh)
     return conn, connf
 
 
@@ -84,13 +84,13 @@ def tcp_columns(row: np.ndarray, tcp: m.TcpConfig) -> None:
 def application_table(run: m.Run) -> np.ndarray:
     """The ``app`` table: each connection's close time (INFINITE: never), send limit and, for an
     ON/OFF application, its mean ON and OFF periods."""
-    app = np.zeros((len(run.connections), L.A_NFIELDS), np.int64)
-    app[:, L.A_SEND_LIMIT] = L.INFINITE
-    app[:, L.A_STOP_NS] = [L.INFINITE if c.stop_s is None else int(round(c.stop_s * NS)) for c in run.connections]
+    app = np.zeros((len(run.connections), L.APP_NFIELDS), np.int64)
+    app[:, L.APP_SEND_LIMIT] = L.INFINITE
+    app[:, L.APP_STOP_NS] = [L.INFINITE if c.stop_s is None else int(round(c.stop_s * NS)) for c in run.connections]
     for c, conn in enumerate(run.connections):
         if conn.on_off is not None:
-            app[c, L.A_ON_MEAN_NS] = int(round(conn.on_off.mean_on_s * NS))
-            app[c, L.A_OFF_MEAN_NS] = int(round(conn.on_off.mean_off_s * NS))
+            app[c, L.APP_ON_MEAN_NS] = int(round(conn.on_off.mean_on_s * NS))
+            app[c, L.APP_OFF_MEAN_NS] = int(round(conn.on_off.mean_off_s * NS))
     return app
 
 

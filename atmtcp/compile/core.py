@@ -196,7 +196,7 @@ MEMORY_FRACTION = 0.75
 def check_memory(sizes: Sizes, n_conn: int, path_bytes: int) -> None:
     """Refuse, before allocating, a run whose arrays would not fit in memory: the pools, the TCP
     trace and the scoreboards, plus ``path_bytes`` of the path's own tables."""
-    estimated_bytes = (8 * (sizes.pool * L.E_NFIELDS + sizes.packet_pool * L.K_NFIELDS + sizes.n_trace * 4)
+    estimated_bytes = (8 * (sizes.pool * L.CELL_NFIELDS + sizes.packet_pool * L.PKT_NFIELDS + sizes.n_trace * 4)
                        + 2 * n_conn * sizes.scoreboard + path_bytes)
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -230,7 +230,7 @@ def sized_tables(run: m.Run, sizes: Sizes, margins: Margins) -> dict:
         g=global_scalars(run, sizes, margins),
         rsack=Zeros((n_conn, L.RS_NFIELDS)),
         sb=Zeros((n_conn, sizes.scoreboard)), rb=Zeros((n_conn, sizes.scoreboard)),
-        cell=Zeros((sizes.pool, L.E_NFIELDS)), pkt=Zeros((sizes.packet_pool, L.K_NFIELDS)),
+        cell=Zeros((sizes.pool, L.CELL_NFIELDS)), pkt=Zeros((sizes.packet_pool, L.PKT_NFIELDS)),
         h_time=Zeros(heap), h_seq=Zeros(heap), h_kind=Zeros(heap), h_id=Zeros(heap),
         trace_t=Zeros((n_trace,)), trace_i=Zeros((n_trace, 2)), trace_v=Zeros((n_trace,)),
     )
@@ -240,8 +240,8 @@ def pack_state(tables: dict, margins: Margins) -> tuple[KernelState, SimState]:
     """Pack ``tables`` (every other table the schema's empty default, :mod:`.schema`) into the
     kernel's arenas; chain the pools' free lists and set the low marks."""
     kernel_state, state = pack(sim_state(**tables))
-    free_list(state.cell, L.E_NEXT)
-    free_list(state.pkt, L.K_NEXT_FREE)
+    free_list(state.cell, L.CELL_NEXT)
+    free_list(state.pkt, L.PKT_NEXT_FREE)
     set_low_marks(state, margins)
     return kernel_state, state
 

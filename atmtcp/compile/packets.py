@@ -157,7 +157,7 @@ def _set_ewa_acks(flow: np.ndarray, flows: list[Flow], queue_at: dict, rq: np.nd
         if is_ack:
             continue
         ewa_hops = [(name, queue_at[(v, h)]) for h, name in enumerate(hops)
-                    if (v, h) in queue_at and rq[queue_at[(v, h)], L.Q_EWA] != L.EWA_OFF]
+                    if (v, h) in queue_at and rq[queue_at[(v, h)], L.RQ_EWA] != L.EWA_OFF]
         if not ewa_hops:
             continue
         name, q = ewa_hops[0]
@@ -188,8 +188,8 @@ def sampled_queues(run: m.Run, names: list[str], queues: Queues, rq: np.ndarray)
     sampled = [q for q, qname in enumerate(queues.names) if qname.split(":")[0] in run.trace.ports]
     per_queue, n_fields = len(L.QUEUE_SAMPLE_FIELDS), len(L.EWA_SAMPLE_FIELDS)
     for i, q in enumerate(sampled):
-        rq[q, L.Q_SAMPLE_COL] = per_queue * i + 1
-        rq[q, L.Q_FSAMPLE_COL] = n_fields * i + 1
+        rq[q, L.RQ_SAMPLE_COL] = per_queue * i + 1
+        rq[q, L.RQ_FSAMPLE_COL] = n_fields * i + 1
     return sampled
 
 
@@ -205,7 +205,7 @@ def sampled_application(run: m.Run, sampled: list[int]) -> np.ndarray:
     app = application_table(run)
     per_queue, width = len(L.QUEUE_SAMPLE_FIELDS), len(L.SAMPLED_CONNECTION_FIELDS)
     if sampled:
-        app[:, L.A_SAMPLE_COL] = per_queue * len(sampled) + 1 + width * np.arange(len(run.connections))
+        app[:, L.APP_SAMPLE_COL] = per_queue * len(sampled) + 1 + width * np.arange(len(run.connections))
     return app
 
 
@@ -246,7 +246,7 @@ def compile_packets(run: m.Run, growth: Growth) -> Compiled:
     sampled = sampled_queues(run, names, queues, routers.rq)
     margins = packet_margins(run)
     sizes = packet_sizes(run, margins, len(flow_t.channels.dst), len(names), sampled, growth)
-    n_columns, ring_rows = sample_columns(run, sampled), int(routers.rq[:, L.Q_RING_CAP].sum())
+    n_columns, ring_rows = sample_columns(run, sampled), int(routers.rq[:, L.RQ_RING_CAP].sum())
     check_memory(sizes, len(run.connections), 8 * (2 * ring_rows + sizes.n_samples * n_columns))
     kernel_state, state = pack_state(dict(
         sized_tables(run, sizes, margins), **connection_state(run, sizes.scoreboard),

@@ -138,16 +138,16 @@ def _set_ewa(rq: np.ndarray, rqf: np.ndarray, q: int, config: RouterPort, larges
     if ewa is None:
         return
     buffer = config.buffer_packets if config.buffer_packets is not None else config.buffer_bytes // largest
-    rq[q, L.Q_EWA] = L.EWA_FEEDBACK_NAMES.index(ewa.feedback)
-    rq[q, L.Q_EWA_ADAPTIVE] = int(ewa.adaptive)
-    rq[q, L.Q_EWA_PERIOD_NS] = int(round(ewa.period_s * NS)) if ewa.adaptive else 0
-    rq[q, L.Q_EWA_BUFFER] = buffer
-    rqf[q, L.QF_EWA_ALPHA] = ewa.alpha
-    rqf[q, L.QF_EWA_GAIN] = ewa.gain
-    rqf[q, L.QF_EWA_LOW] = ewa.low * buffer
-    rqf[q, L.QF_EWA_HIGH] = ewa.high * buffer
-    rqf[q, L.QF_EWA_UP] = ewa.w_up
-    rqf[q, L.QF_EWA_DOWN] = ewa.w_down
+    rq[q, L.RQ_EWA] = L.EWA_FEEDBACK_NAMES.index(ewa.feedback)
+    rq[q, L.RQ_EWA_ADAPTIVE] = int(ewa.adaptive)
+    rq[q, L.RQ_EWA_PERIOD_NS] = int(round(ewa.period_s * NS)) if ewa.adaptive else 0
+    rq[q, L.RQ_EWA_BUFFER] = buffer
+    rqf[q, L.RQF_EWA_ALPHA] = ewa.alpha
+    rqf[q, L.RQF_EWA_GAIN] = ewa.gain
+    rqf[q, L.RQF_EWA_LOW] = ewa.low * buffer
+    rqf[q, L.RQF_EWA_HIGH] = ewa.high * buffer
+    rqf[q, L.RQF_EWA_UP] = ewa.w_up
+    rqf[q, L.RQF_EWA_DOWN] = ewa.w_down
 
 
 def _service_ns(spec: RouterPortSpec, ip_bytes: int, run: m.Run) -> float:
@@ -180,18 +180,18 @@ def _queue_row(rq: np.ndarray, rqf: np.ndarray, q: int, p: int, spec: RouterPort
     config = spec.config
     _check_queue(spec.name, config, sizes)
     packet_ns = _service_ns(spec, max(sizes), run)
-    rq[q, L.Q_PORT] = p
-    rq[q, L.Q_POLICY] = L.ROUTER_POLICY_NAMES.index(config.policy.kind)
-    rq[q, L.Q_CAP_BYTES] = L.INFINITE if config.buffer_bytes is None else config.buffer_bytes
-    rq[q, L.Q_CAP_PKTS] = L.INFINITE if config.buffer_packets is None else config.buffer_packets
-    rq[q, L.Q_HEAD_STARTED] = -1
-    rq[q, L.Q_RED_COUNT] = -1
-    rq[q, L.Q_RED_GENTLE] = int(config.policy.gentle)
-    rqf[q, L.QF_MIN_TH] = config.policy.min_th
-    rqf[q, L.QF_MAX_TH] = config.policy.max_th
-    rqf[q, L.QF_MAX_P] = config.policy.max_p
-    rqf[q, L.QF_WEIGHT] = config.policy.weight
-    rqf[q, L.QF_IDLE_PACKET_NS] = packet_ns
+    rq[q, L.RQ_PORT] = p
+    rq[q, L.RQ_POLICY] = L.ROUTER_POLICY_NAMES.index(config.policy.kind)
+    rq[q, L.RQ_CAP_BYTES] = L.INFINITE if config.buffer_bytes is None else config.buffer_bytes
+    rq[q, L.RQ_CAP_PKTS] = L.INFINITE if config.buffer_packets is None else config.buffer_packets
+    rq[q, L.RQ_HEAD_STARTED] = -1
+    rq[q, L.RQ_RED_COUNT] = -1
+    rq[q, L.RQ_RED_GENTLE] = int(config.policy.gentle)
+    rqf[q, L.RQF_MIN_TH] = config.policy.min_th
+    rqf[q, L.RQF_MAX_TH] = config.policy.max_th
+    rqf[q, L.RQF_MAX_P] = config.policy.max_p
+    rqf[q, L.RQF_WEIGHT] = config.policy.weight
+    rqf[q, L.RQF_IDLE_PACKET_NS] = packet_ns
     _set_ewa(rq, rqf, q, config, max(sizes))
     return config.buffer_packets if config.buffer_packets is not None else config.buffer_bytes // min(sizes) + 1
 
@@ -209,8 +209,8 @@ def router_tables(run: m.Run, names: list[str], queues: Queues) -> RouterTables:
     """One row per router port (``names``, in kernel order) and per queue; each port's queues
     follow one another, and each queue's ring follows the one before."""
     rport = np.zeros((len(names), L.RP_NFIELDS), np.int64)
-    rq = np.zeros((len(queues.names), L.Q_NFIELDS), np.int64)
-    rqf = np.zeros((len(queues.names), L.QF_NFIELDS), np.float64)
+    rq = np.zeros((len(queues.names), L.RQ_NFIELDS), np.int64)
+    rqf = np.zeros((len(queues.names), L.RQF_NFIELDS), np.float64)
     ring_cap = []
     first_queue = {}
     for key, q in queues.of.items():
@@ -222,6 +222,6 @@ def router_tables(run: m.Run, names: list[str], queues: Queues) -> RouterTables:
         for q in own:
             ring_cap.append((q, _queue_row(rq, rqf, q, p, spec, queues.sizes[q], run)))
     caps = np.array([cap for _, cap in sorted(ring_cap)], np.int64)
-    rq[:, L.Q_RING_CAP] = caps
-    rq[:, L.Q_RING_BASE] = bases(caps)
+    rq[:, L.RQ_RING_CAP] = caps
+    rq[:, L.RQ_RING_BASE] = bases(caps)
     return RouterTables(rport, rq, rqf)

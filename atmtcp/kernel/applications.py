@@ -1,9 +1,9 @@
 """The application above each TCP sender: a persistent source (it always has data) that opens at
-``C_START_NS`` and may close at ``A_STOP_NS`` (ewa 2: "At time t = 10 secs we closed five of the
+``C_START_NS`` and may close at ``APP_STOP_NS`` (ewa 2: "At time t = 10 secs we closed five of the
 ten active connections"), or an ON/OFF source on a connection that stays open (ewa 4.6).
 
 Closing stops the application: from then on it hands TCP no new data, so the sender sends no byte
-beyond the highest it has sent (``A_SEND_LIMIT = snd_max``). TCP keeps the data it already sent:
+beyond the highest it has sent (``APP_SEND_LIMIT = snd_max``). TCP keeps the data it already sent:
 segments in flight are delivered, lost ones retransmitted (fast retransmit or timeout) until all is
 acknowledged, and then the connection is silent. This is a close after the data, as a FIN would
 follow it (the FIN itself is not modelled); nothing is aborted.
@@ -22,7 +22,7 @@ periods are drawn from the run's seeded stream. A closed application has no more
 """
 from .heap import heap_push, next_seq
 from .jit import jit
-from .layout import A_IS_ON, A_OFF_MEAN_NS, A_ON_MEAN_NS, A_SEND_LIMIT, A_STOP_NS, C_SND_MAX, C_START_NS, EV_APP, INFINITE
+from .layout import APP_IS_ON, APP_OFF_MEAN_NS, APP_ON_MEAN_NS, APP_SEND_LIMIT, APP_STOP_NS, C_SND_MAX, C_START_NS, EV_APP, INFINITE
 from .rng import random_duration_ns
 from .state import itab, T_APP, T_CONN
 from .tcp import tcp_output
@@ -31,7 +31,7 @@ from .tcp import tcp_output
 @jit
 def close_connection(S, c, t):
     """The application of connection ``c`` closes at ``t``: no new data (see the module docstring)."""
-    itab(S, T_APP)[c, A_SEND_LIMIT] = itab(S, T_CONN)[c, C_SND_MAX]
+    itab(S, T_APP)[c, APP_SEND_LIMIT] = itab(S, T_CONN)[c, C_SND_MAX]
 
 
 @jit
@@ -40,24 +40,24 @@ def schedule_applications(S):
     app = itab(S, T_APP)
     conn = itab(S, T_CONN)
     for c in range(app.shape[0]):
-        if app[c, A_ON_MEAN_NS] > 0:
-            app[c, A_IS_ON] = 1
-            heap_push(S, conn[c, C_START_NS] + random_duration_ns(S, app[c, A_ON_MEAN_NS]), next_seq(S), EV_APP, c)
+        if app[c, APP_ON_MEAN_NS] > 0:
+            app[c, APP_IS_ON] = 1
+            heap_push(S, conn[c, C_START_NS] + random_duration_ns(S, app[c, APP_ON_MEAN_NS]), next_seq(S), EV_APP, c)
 
 
 @jit
 def switch_application(S, c, t):
     """EV_APP: the ON/OFF application of connection ``c`` ends its ON or OFF period at ``t``."""
     app = itab(S, T_APP)
-    if t >= app[c, A_STOP_NS]:
+    if t >= app[c, APP_STOP_NS]:
         return  # closed
-    if app[c, A_IS_ON] == 1:
-        app[c, A_IS_ON] = 0
+    if app[c, APP_IS_ON] == 1:
+        app[c, APP_IS_ON] = 0
         close_connection(S, c, t)
-        mean = app[c, A_OFF_MEAN_NS]
+        mean = app[c, APP_OFF_MEAN_NS]
     else:
-        app[c, A_IS_ON] = 1
-        app[c, A_SEND_LIMIT] = INFINITE
-        mean = app[c, A_ON_MEAN_NS]
+        app[c, APP_IS_ON] = 1
+        app[c, APP_SEND_LIMIT] = INFINITE
+        mean = app[c, APP_ON_MEAN_NS]
         tcp_output(S, c, t)
     heap_push(S, t + random_duration_ns(S, mean), next_seq(S), EV_APP, c)

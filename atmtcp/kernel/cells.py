@@ -10,9 +10,9 @@ from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
     ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL,
-    E_GAP, E_HOP, E_IDX, E_LEFT, E_NEXT, E_PKT, E_SEQ, E_TIME, E_VC, EV_CHANNEL,
+    CELL_GAP, CELL_HOP, CELL_IDX, CELL_LEFT, CELL_NEXT, CELL_PKT, CELL_SEQ, CELL_TIME, CELL_VC, EV_CHANNEL,
     G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
-    G_STATUS, K_ALIVE, K_NCELLS, K_NEXT_FREE, K_NSACK, K_PENDING, K_SEQ, K_SERIAL, K_VC, K_WND,
+    G_STATUS, PKT_ALIVE, PKT_NCELLS, PKT_NEXT_FREE, PKT_NSACK, PKT_PENDING, PKT_SEQ, PKT_SERIAL, PKT_VC, PKT_WND,
     P_CELLS_IN, P_CAPACITY, P_DROP_OVERFLOW, P_QUEUE, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW,
     V_CELLS_DROPPED, V_CELLS_PAST_LAST,
     V_DELIVERY_CHAN, V_FRAMES_BAD, V_FRAMES_OK, V_FULL_ARRIVALS, V_NHOPS, V_RESYNC, V_RS_COUNT, V_RS_OK,
@@ -38,16 +38,16 @@ def alloc_packet(S, vc, seq, wnd, ncells):
             g[G_STATUS] = PACKET_POOL_FULL
             return -1
         g[G_STATUS] |= PACKETS_LOW
-    g[G_PKT_FREE] = pkt[k, K_NEXT_FREE]
-    pkt[k, K_VC] = vc
-    pkt[k, K_SERIAL] = g[G_PKT_SERIAL]
+    g[G_PKT_FREE] = pkt[k, PKT_NEXT_FREE]
+    pkt[k, PKT_VC] = vc
+    pkt[k, PKT_SERIAL] = g[G_PKT_SERIAL]
     g[G_PKT_SERIAL] += 1
-    pkt[k, K_SEQ] = seq
-    pkt[k, K_WND] = wnd
-    pkt[k, K_NCELLS] = ncells
-    pkt[k, K_ALIVE] = ncells
-    pkt[k, K_PENDING] = 0
-    pkt[k, K_NSACK] = 0
+    pkt[k, PKT_SEQ] = seq
+    pkt[k, PKT_WND] = wnd
+    pkt[k, PKT_NCELLS] = ncells
+    pkt[k, PKT_ALIVE] = ncells
+    pkt[k, PKT_PENDING] = 0
+    pkt[k, PKT_NSACK] = 0
     return k
 
 
@@ -56,8 +56,8 @@ def release_packet_if_done(S, k):
     """Return packet ``k`` to the pool once no cell of it is alive and it is not being delivered."""
     g = ivec(S, T_G)
     pkt = itab(S, T_PKT)
-    if pkt[k, K_ALIVE] == 0 and pkt[k, K_PENDING] == 0:
-        pkt[k, K_NEXT_FREE] = g[G_PKT_FREE]
+    if pkt[k, PKT_ALIVE] == 0 and pkt[k, PKT_PENDING] == 0:
+        pkt[k, PKT_NEXT_FREE] = g[G_PKT_FREE]
         g[G_PKT_FREE] = k
 
 
@@ -74,7 +74,7 @@ def _new_record(S):
             g[G_STATUS] = CELL_POOL_FULL
             return -1
         g[G_STATUS] |= CELLS_LOW
-    g[G_CELL_FREE] = cell[e, E_NEXT]
+    g[G_CELL_FREE] = cell[e, CELL_NEXT]
     return e
 
 
@@ -85,19 +85,19 @@ def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
     cell = itab(S, T_CELL)
     chan = itab(S, T_CHAN)
     ch = nonneg(ch)
-    cell[e, E_TIME] = time
-    cell[e, E_SEQ] = seq
-    cell[e, E_VC] = vc
-    cell[e, E_HOP] = hop
-    cell[e, E_PKT] = k
-    cell[e, E_IDX] = idx
-    cell[e, E_NEXT] = -1
-    cell[e, E_LEFT] = left
+    cell[e, CELL_TIME] = time
+    cell[e, CELL_SEQ] = seq
+    cell[e, CELL_VC] = vc
+    cell[e, CELL_HOP] = hop
+    cell[e, CELL_PKT] = k
+    cell[e, CELL_IDX] = idx
+    cell[e, CELL_NEXT] = -1
+    cell[e, CELL_LEFT] = left
     if chan[ch, CH_LEN] == 0:
         chan[ch, CH_HEAD] = e
         heap_push(S, time, seq, EV_CHANNEL, ch)
     else:
-        cell[nonneg(chan[ch, CH_TAIL]), E_NEXT] = e
+        cell[nonneg(chan[ch, CH_TAIL]), CELL_NEXT] = e
     chan[ch, CH_TAIL] = e
     chan[ch, CH_LEN] += 1
 
@@ -138,7 +138,7 @@ def channel_push_train(S, ch, time, gap, vc, hop, k, n):
     g = ivec(S, T_G)
     seq = g[G_SEQ]
     g[G_SEQ] = seq + n
-    itab(S, T_CELL)[e, E_GAP] = gap
+    itab(S, T_CELL)[e, CELL_GAP] = gap
     _append(S, ch, e, time, seq, vc, hop, k, 0, n - 1)
 
 
@@ -149,18 +149,18 @@ def channel_take(S, ch):
     cell, keyed one gap and one sequence number later."""
     cell = itab(S, T_CELL)
     e = nonneg(itab(S, T_CHAN)[nonneg(ch), CH_HEAD])
-    v = nonneg(cell[e, E_VC])
-    hop = cell[e, E_HOP]
-    k = nonneg(cell[e, E_PKT])
-    idx = cell[e, E_IDX]
-    left = cell[e, E_LEFT]
+    v = nonneg(cell[e, CELL_VC])
+    hop = cell[e, CELL_HOP]
+    k = nonneg(cell[e, CELL_PKT])
+    idx = cell[e, CELL_IDX]
+    left = cell[e, CELL_LEFT]
     if left > 0:
-        time = cell[e, E_TIME] + cell[e, E_GAP]
-        seq = cell[e, E_SEQ] + 1
-        cell[e, E_TIME] = time
-        cell[e, E_SEQ] = seq
-        cell[e, E_IDX] = idx + 1
-        cell[e, E_LEFT] = left - 1
+        time = cell[e, CELL_TIME] + cell[e, CELL_GAP]
+        seq = cell[e, CELL_SEQ] + 1
+        cell[e, CELL_TIME] = time
+        cell[e, CELL_SEQ] = seq
+        cell[e, CELL_IDX] = idx + 1
+        cell[e, CELL_LEFT] = left - 1
         heap_replace_top(S, time, seq)
     else:
         channel_pop(S, ch)
@@ -174,11 +174,11 @@ def channel_pop(S, ch):
     cell = itab(S, T_CELL)
     chan = itab(S, T_CHAN)
     e = nonneg(chan[ch, CH_HEAD])
-    chan[ch, CH_HEAD] = cell[e, E_NEXT]
+    chan[ch, CH_HEAD] = cell[e, CELL_NEXT]
     chan[ch, CH_LEN] -= 1
     if chan[ch, CH_LEN] > 0:
         head = nonneg(chan[ch, CH_HEAD])
-        heap_replace_top(S, cell[head, E_TIME], cell[head, E_SEQ])
+        heap_replace_top(S, cell[head, CELL_TIME], cell[head, CELL_SEQ])
     else:
         heap_pop(S)
     return e
@@ -189,7 +189,7 @@ def free_record(S, e):
     """Return channel entry ``e`` to the pool."""
     cell = itab(S, T_CELL)
     g = ivec(S, T_G)
-    cell[e, E_NEXT] = g[G_CELL_FREE]
+    cell[e, CELL_NEXT] = g[G_CELL_FREE]
     g[G_CELL_FREE] = e
 
 
@@ -229,7 +229,7 @@ def port_decision(S, p, v, pv, k, idx, t):
     vc = itab(S, T_VC)
     port[p, P_CELLS_IN] += 1
     x = port[p, P_QUEUE]
-    eom = idx == pkt[k, K_NCELLS] - 1
+    eom = idx == pkt[k, PKT_NCELLS] - 1
     decision = decide(S, p, pv, x, idx == 0, eom, t)
     if decision != ACCEPT and x >= port[p, P_CAPACITY]:
         # every arrival at a full buffer is refused here (randomized tail drop may still let
@@ -251,11 +251,11 @@ def drop_cell(S, p, v, k, reason, t):
     vc = itab(S, T_VC)
     if reason >= CAPTURED:
         reason -= CAPTURED
-        log_drop(S, t, p, v, unliteral(CAPTURE), pkt[k, K_SEQ])
+        log_drop(S, t, p, v, unliteral(CAPTURE), pkt[k, PKT_SEQ])
     port[p, P_DROP_OVERFLOW + reason] += 1
     vc[v, V_CELLS_DROPPED] += 1
-    log_drop(S, t, p, v, reason, pkt[k, K_SEQ])
-    pkt[k, K_ALIVE] -= 1
+    log_drop(S, t, p, v, reason, pkt[k, PKT_SEQ])
+    pkt[k, PKT_ALIVE] -= 1
     release_packet_if_done(S, k)
 
 
@@ -280,8 +280,8 @@ def reassemble_cell(S, v, k, idx, t):
     pkt = itab(S, T_PKT)
     vc = itab(S, T_VC)
     count = vc[v, V_RS_COUNT]
-    serial = pkt[k, K_SERIAL]
-    if idx < pkt[k, K_NCELLS] - 1 and (count == 0 or serial == vc[v, V_RS_SERIAL]):
+    serial = pkt[k, PKT_SERIAL]
+    if idx < pkt[k, PKT_NCELLS] - 1 and (count == 0 or serial == vc[v, V_RS_SERIAL]):
         vc[v, V_CELLS_PAST_LAST] += 1
         if count == 0:
             vc[v, V_RS_SERIAL] = serial
@@ -290,7 +290,7 @@ def reassemble_cell(S, v, k, idx, t):
             ok = vc[v, V_RS_OK] == 1 and idx == count
         vc[v, V_RS_OK] = 1 if ok else 0
         vc[v, V_RS_COUNT] = count + 1
-        pkt[k, K_ALIVE] -= 1
+        pkt[k, PKT_ALIVE] -= 1
         release_packet_if_done(S, k)
     else:
         reassemble(S, v, k, idx, t)
@@ -312,7 +312,7 @@ def reassemble(S, v, k, idx, t):
     k = nonneg(k)
     pkt = itab(S, T_PKT)
     vc = itab(S, T_VC)
-    serial = pkt[k, K_SERIAL]
+    serial = pkt[k, PKT_SERIAL]
     vc[v, V_CELLS_PAST_LAST] += 1
     count = vc[v, V_RS_COUNT]
     if count > 0 and vc[v, V_RESYNC] != 0 and serial != vc[v, V_RS_SERIAL]:
@@ -324,12 +324,12 @@ def reassemble(S, v, k, idx, t):
     else:
         ok = vc[v, V_RS_OK] == 1 and serial == vc[v, V_RS_SERIAL] and idx == count
     count += 1
-    pkt[k, K_ALIVE] -= 1
-    ncells = pkt[k, K_NCELLS]
+    pkt[k, PKT_ALIVE] -= 1
+    ncells = pkt[k, PKT_NCELLS]
     if idx == ncells - 1:
         if ok and count == ncells:
             vc[v, V_FRAMES_OK] += 1
-            pkt[k, K_PENDING] = 1
+            pkt[k, PKT_PENDING] = 1
             channel_push(S, vc[v, V_DELIVERY_CHAN], t + vc[v, V_TAIL_NS], v, -1, k, -1)
         else:
             vc[v, V_FRAMES_BAD] += 1

@@ -3,9 +3,9 @@ from .heap import heap_pop, heap_push, next_seq
 from .state import itab, ivec, T_APP, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
 from .jit import jit, jit_inline
 from .layout import (
-    A_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
+    APP_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
     EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
-    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_SEQ, G_STATUS, K_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
+    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_SEQ, G_STATUS, PKT_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
     EV_APP, EV_EWA, EV_PRIORITY, EV_ROUTER, EV_STOP, INFINITE,
 )
 from .applications import close_connection, schedule_applications, switch_application
@@ -28,7 +28,7 @@ def deliver_packet(S, v, hop, k, t):
         return
     pkt = itab(S, T_PKT)
     vc = itab(S, T_VC)
-    pkt[k, K_PENDING] = 0
+    pkt[k, PKT_PENDING] = 0
     c = vc[v, V_CONN]
     if vc[v, V_IS_ACK] == 1:
         sender_receive_ack(S, c, k, t)
@@ -96,8 +96,8 @@ def schedule_start(S):
     for c in range(conn.shape[0]):
         heap_push(S, conn[c, C_START_NS], next_seq(S), EV_START, c)
     for c in range(conn.shape[0]):
-        if app[c, A_STOP_NS] < INFINITE:
-            heap_push(S, app[c, A_STOP_NS], next_seq(S), EV_STOP, c)
+        if app[c, APP_STOP_NS] < INFINITE:
+            heap_push(S, app[c, APP_STOP_NS], next_seq(S), EV_STOP, c)
     schedule_applications(S)
     schedule_priority_vcs(S)
     schedule_ewa(S)

@@ -35,9 +35,9 @@ import numpy as np
 from .heap import heap_push, next_seq
 from .jit import jit
 from .layout import (
-    C_MSS, EV_EWA, EWA_LINEAR, FL_EWA_QUEUE, FL_WND_UNIT, K_WND, Q_EWA, Q_EWA_ACKS, Q_EWA_BUFFER,
-    Q_EWA_MARKED_DOWN, Q_EWA_PERIOD_NS, Q_PKTS, QF_EWA_ALPHA, QF_EWA_AVG, QF_EWA_DOWN, QF_EWA_GAIN,
-    QF_EWA_HIGH, QF_EWA_LOW, QF_EWA_UP, V_CONN,
+    C_MSS, EV_EWA, EWA_LINEAR, FL_EWA_QUEUE, FL_WND_UNIT, PKT_WND, RQ_EWA, RQ_EWA_ACKS, RQ_EWA_BUFFER,
+    RQ_EWA_MARKED_DOWN, RQ_EWA_PERIOD_NS, RQ_PKTS, RQF_EWA_ALPHA, RQF_EWA_AVG, RQF_EWA_DOWN, RQF_EWA_GAIN,
+    RQF_EWA_HIGH, RQF_EWA_LOW, RQF_EWA_UP, V_CONN,
 )
 from .router_policies import filtered_average
 from .state import ftab, itab, T_CONN, T_FLOW, T_PKT, T_RQ, T_RQF, T_VC
@@ -82,8 +82,8 @@ def queue_feedback(S, q):
     """f(B - Q) in packets for queue ``q`` now (what an ACK passing at this instant gets, before
     eq. 3.1's min and max)."""
     rq = itab(S, T_RQ)
-    free = max(rq[q, Q_EWA_BUFFER] - rq[q, Q_PKTS], 0)
-    return feedback_packets(rq[q, Q_EWA], ftab(S, T_RQF)[q, QF_EWA_ALPHA], free)
+    free = max(rq[q, RQ_EWA_BUFFER] - rq[q, RQ_PKTS], 0)
+    return feedback_packets(rq[q, RQ_EWA], ftab(S, T_RQF)[q, RQF_EWA_ALPHA], free)
 
 
 @jit
@@ -95,15 +95,15 @@ def rewrite_ack(S, v, k, t):
     rq = itab(S, T_RQ)
     rqf = ftab(S, T_RQF)
     pkt = itab(S, T_PKT)
-    rqf[q, QF_EWA_AVG] = filtered_average(rqf[q, QF_EWA_AVG], rq[q, Q_PKTS], rqf[q, QF_EWA_GAIN])
+    rqf[q, RQF_EWA_AVG] = filtered_average(rqf[q, RQF_EWA_AVG], rq[q, RQ_PKTS], rqf[q, RQF_EWA_GAIN])
     mss = itab(S, T_CONN)[itab(S, T_VC)[v, V_CONN], C_MSS]
     feedback_bytes = np.int64(queue_feedback(S, q) * mss)
-    advertised = pkt[k, K_WND]
+    advertised = pkt[k, PKT_WND]
     window = rewritten_window(advertised, feedback_bytes, mss, itab(S, T_FLOW)[v, FL_WND_UNIT])
-    rq[q, Q_EWA_ACKS] += 1
+    rq[q, RQ_EWA_ACKS] += 1
     if window < advertised:
-        rq[q, Q_EWA_MARKED_DOWN] += 1
-    pkt[k, K_WND] = window
+        rq[q, RQ_EWA_MARKED_DOWN] += 1
+    pkt[k, PKT_WND] = window
 
 
 @jit
@@ -111,14 +111,14 @@ def schedule_ewa(S):
     """The first period T of every queue whose alpha adapts (at t = T)."""
     rq = itab(S, T_RQ)
     for q in range(rq.shape[0]):
-        if rq[q, Q_EWA] != 0 and rq[q, Q_EWA_PERIOD_NS] > 0:
-            heap_push(S, rq[q, Q_EWA_PERIOD_NS], next_seq(S), EV_EWA, q)
+        if rq[q, RQ_EWA] != 0 and rq[q, RQ_EWA_PERIOD_NS] > 0:
+            heap_push(S, rq[q, RQ_EWA_PERIOD_NS], next_seq(S), EV_EWA, q)
 
 
 @jit
 def ewa_period(S, q, t):
     """EV_EWA: the end of a period T at queue ``q``: adapt alpha (section 3.2), schedule the next."""
     rqf = ftab(S, T_RQF)
-    rqf[q, QF_EWA_ALPHA] = adapted_alpha(rqf[q, QF_EWA_ALPHA], rqf[q, QF_EWA_AVG], rqf[q, QF_EWA_LOW],
-                                         rqf[q, QF_EWA_HIGH], rqf[q, QF_EWA_UP], rqf[q, QF_EWA_DOWN])
-    heap_push(S, t + itab(S, T_RQ)[q, Q_EWA_PERIOD_NS], next_seq(S), EV_EWA, q)
+    rqf[q, RQF_EWA_ALPHA] = adapted_alpha(rqf[q, RQF_EWA_ALPHA], rqf[q, RQF_EWA_AVG], rqf[q, RQF_EWA_LOW],
+                                         rqf[q, RQF_EWA_HIGH], rqf[q, RQF_EWA_UP], rqf[q, RQF_EWA_DOWN])
+    heap_push(S, t + itab(S, T_RQ)[q, RQ_EWA_PERIOD_NS], next_seq(S), EV_EWA, q)

@@ -40,8 +40,8 @@ from .cells import drop_cell, forward_cell, port_decision
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_PORT, FRONT_FRAME, K_NCELLS, P_FRONT, G_STATUS,
-    G_STATUS_ARG, K_SERIAL, P_ACTIVE_VCS, P_CELL_NS, P_CELLS_IN, P_POLICY, PPD, PV_NORMAL,
+    ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_PORT, FRONT_FRAME, PKT_NCELLS, P_FRONT, G_STATUS,
+    G_STATUS_ARG, PKT_SERIAL, P_ACTIVE_VCS, P_CELL_NS, P_CELLS_IN, P_POLICY, PPD, PV_NORMAL,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
     P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
@@ -176,8 +176,8 @@ def randomized_tail(S, p, t):
         pkt = itab(S, T_PKT)
         slot = ring_slot(S, p, n - r)
         k, _, idx = unpack_cell(ivec(S, T_RING_CELL)[slot])
-        if idx != pkt[k, K_NCELLS] - 1:
-            ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = pkt[k, K_SERIAL] + 1
+        if idx != pkt[k, PKT_NCELLS] - 1:
+            ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = pkt[k, PKT_SERIAL] + 1
     remove_held(S, p, n - r, unliteral(DROP_OVERFLOW), t)
     return True
 
@@ -188,9 +188,9 @@ def drop_marked_arrival(S, p, v, pv, k, idx, t):
     whose queued cell :func:`randomized_tail` dropped; its EOM clears the mark."""
     pkt = itab(S, T_PKT)
     pv_front = ivec(S, T_PV_FRONT)
-    if pv_front[pv] != pkt[k, K_SERIAL] + 1:
+    if pv_front[pv] != pkt[k, PKT_SERIAL] + 1:
         return False
-    if idx == pkt[k, K_NCELLS] - 1:
+    if idx == pkt[k, PKT_NCELLS] - 1:
         pv_front[pv] = 0
     itab(S, T_PORT)[p, P_CELLS_IN] += 1
     drop_cell(S, p, v, k, unliteral(DROP_PARTIAL), t)
@@ -211,7 +211,7 @@ def skip_damaged_frames(S, p, position, t):
         k, _, idx = unpack_cell(ivec(S, T_RING_CELL)[slot])
         if pv_front[pv] != k + 1:
             return
-        if idx == pkt[k, K_NCELLS] - 1:
+        if idx == pkt[k, PKT_NCELLS] - 1:
             pv_front[pv] = 0
         remove_held(S, p, position, unliteral(DROP_PARTIAL), t)
 
@@ -230,7 +230,7 @@ def drop_front(S, p, reason, t):
     slot = ring_slot(S, p, position)
     k, _, idx = unpack_cell(ivec(S, T_RING_CELL)[slot])
     frame = port[p, P_FRONT] == FRONT_FRAME
-    if frame and idx != pkt[k, K_NCELLS] - 1:
+    if frame and idx != pkt[k, PKT_NCELLS] - 1:
         ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = k + 1
     remove_held(S, p, position, reason, t)
     if frame:
@@ -333,7 +333,7 @@ def order_slot_arrivals(S, p, m):
                 continue
             ki, _, ii = unpack_cell(pend[base + i, PE_CELL])
             kj, _, ij = unpack_cell(pend[base + j, PE_CELL])
-            if pkt[kj, K_SERIAL] * 65536 + ij < pkt[ki, K_SERIAL] * 65536 + ii:
+            if pkt[kj, PKT_SERIAL] * 65536 + ij < pkt[ki, PKT_SERIAL] * 65536 + ii:
                 pend[base + i, PE_CELL], pend[base + j, PE_CELL] = pend[base + j, PE_CELL], pend[base + i, PE_CELL]
 
 

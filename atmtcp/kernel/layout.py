@@ -68,8 +68,8 @@ C_DELACK_PENDING = 42     # count: in-order segments received and not yet acknow
 C_DELACK_DEADLINE = 43    # ns: when the delayed-ACK timer expires; -1: not armed
 C_DELACK_QUEUED = 44      # ns: the time of the delayed-ACK timer's entry in the event heap; -1: none
 C_ACKS_SENT = 45          # count: ACKs sent by the receiver
-C_SB_MASK = 46            # segments: the capacity of the scoreboards sb AND rb (both, equal, a power of two)
-                          #   minus 1; segment s is at index s & C_SB_MASK of either
+C_SEG_MASK = 46            # segments: the capacity of the scoreboards sb AND rb (both, equal, a power of two)
+                          #   minus 1; segment s is at index s & C_SEG_MASK of either
 C_TRACE = 47              # flag: 1 if the connection's TCP trace is recorded
 C_NLOSS = 48              # count: segments in the connection's row of table loss (scripted losses)
 C_SCRIPTED_LOSSES = 49    # count: first transmissions lost by the loss script
@@ -99,9 +99,9 @@ C_TICK_PHASE_NS = 62      # ns: the host's slow-timer ticks fall at C_TICK_PHASE
 C_NFIELDS = 63
 
 # === table ``connf``: a TCP connection's real-valued fields (float64) ================================
-F_CWND = 0                # bytes: the congestion window
-F_SSTHRESH = 1            # bytes: the slow-start threshold
-F_NFIELDS = 2
+CF_CWND = 0                # bytes: the congestion window
+CF_SSTHRESH = 1            # bytes: the slow-start threshold
+CF_NFIELDS = 2
 
 # === table ``rsack``: the receiver's memory of the SACK blocks it sent (int64) =======================
 RS_NBLK = 0               # count: blocks remembered (0 to 3), the most recent first
@@ -123,7 +123,7 @@ V_DELIVERY_CHAN = 4       # row of chan: the channel that delivers the VC's whol
 V_DATA_CELLS = 5          # cells: AAL5 cells of a full-size data segment
 V_HEADER_BYTES = 6        # bytes: an ACK without options (TCP/IP headers, LLC, AAL5 trailer); SACK options
                           #   add
-V_RS_SERIAL = 7           # serial: reassembly: K_SERIAL of the packet the current frame started with
+V_RS_SERIAL = 7           # serial: reassembly: PKT_SERIAL of the packet the current frame started with
 V_RS_COUNT = 8            # cells: reassembly: cells of the current frame so far
 V_RS_OK = 9               # flag: reassembly: 1 while the current frame is one packet's cells in order
 V_CELLS_SENT = 10         # cells: cells the source handed to its NIC
@@ -223,46 +223,46 @@ CH_LAST_T = 5             # ns: time of the latest entry pushed, which keeps the
 CH_NFIELDS = 6
 
 # === table ``cell``: a cell or packet-delivery record of the pool (int64) ============================
-# A record is one cell, one whole packet (E_IDX < 0), or a train (atmtcp.kernel.cells.channel_push_train):
-# cell E_IDX of packet E_PKT at E_TIME with sequence number E_SEQ, followed by E_LEFT more cells of that
-# packet, each E_GAP ns and one sequence number after the one before (E_LEFT = 0: a single entry).
-E_TIME = 0                # ns: when the entry reaches the channel's end (its event's time)
-E_SEQ = 1                 # count: the event heap's tie-break sequence number of the entry
-E_VC = 2                  # row of vc: the entry's VC (flow)
-E_HOP = 3                 # index: the hop the entry arrives at (a column of vc_port or flow_rport); -1:
+# A record is one cell, one whole packet (CELL_IDX < 0), or a train (atmtcp.kernel.cells.channel_push_train):
+# cell CELL_IDX of packet CELL_PKT at CELL_TIME with sequence number CELL_SEQ, followed by CELL_LEFT more cells of that
+# packet, each CELL_GAP ns and one sequence number after the one before (CELL_LEFT = 0: a single entry).
+CELL_TIME = 0                # ns: when the entry reaches the channel's end (its event's time)
+CELL_SEQ = 1                 # count: the event heap's tie-break sequence number of the entry
+CELL_VC = 2                  # row of vc: the entry's VC (flow)
+CELL_HOP = 3                 # index: the hop the entry arrives at (a column of vc_port or flow_rport); -1:
                           #   delivery
-E_PKT = 4                 # row of pkt: the entry's packet
-E_IDX = 5                 # index: the cell's index in its packet; -1: a whole packet delivered to its host;
+CELL_PKT = 4                 # row of pkt: the entry's packet
+CELL_IDX = 5                 # index: the cell's index in its packet; -1: a whole packet delivered to its host;
                           #   PACKET_ENTRY: a whole packet to a router port
-E_NEXT = 6                # row of cell: the next entry of the channel, or, on a free record, the next free
+CELL_NEXT = 6                # row of cell: the next entry of the channel, or, on a free record, the next free
                           #   record (the pool's free list, ended by the pool's size)
-E_LEFT = 7                # cells: cells of the train after this one
-E_GAP = 8                 # ns: the spacing of the train's cells
-E_NFIELDS = 9
+CELL_LEFT = 7                # cells: cells of the train after this one
+CELL_GAP = 8                 # ns: the spacing of the train's cells
+CELL_NFIELDS = 9
 
 # === table ``pkt``: a packet in flight (int64) =======================================================
-K_VC = 0                  # row of vc: the packet's VC (flow)
-K_SERIAL = 1              # serial: the packet's serial number, unique in the run (G_PKT_SERIAL)
-K_SEQ = 2                 # bytes: a data segment's sequence number; an ACK's cumulative ACK number
-K_WND = 3                 # bytes: an ACK's advertised window; 0 for data
-K_NCELLS = 4              # cells: the packet's AAL5 cells
-K_ALIVE = 5               # cells: cells of the packet not yet dropped or reassembled; 0 on the packet path
-K_PENDING = 6             # flag: 1 while the whole packet is on its way (delivery channel, router path)
-K_NSACK = 7               # count: SACK blocks the ACK carries (0 to 3)
-K_S0 = 8                  # bytes: SACK block 0, left edge (block b: K_S0 + 2b left, K_S0 + 2b + 1 right)
-K_S1 = 9                  # bytes: SACK block 0, right edge (exclusive)
-K_S2 = 10                 # bytes: SACK block 1, left edge
-K_S3 = 11                 # bytes: SACK block 1, right edge
-K_S4 = 12                 # bytes: SACK block 2, left edge
-K_S5 = 13                 # bytes: SACK block 2, right edge
-K_NEXT_FREE = 14          # row of pkt: on a free record only, the next free record (the pool's free list,
+PKT_VC = 0                  # row of vc: the packet's VC (flow)
+PKT_SERIAL = 1              # serial: the packet's serial number, unique in the run (G_PKT_SERIAL)
+PKT_SEQ = 2                 # bytes: a data segment's sequence number; an ACK's cumulative ACK number
+PKT_WND = 3                 # bytes: an ACK's advertised window; 0 for data
+PKT_NCELLS = 4              # cells: the packet's AAL5 cells
+PKT_ALIVE = 5               # cells: cells of the packet not yet dropped or reassembled; 0 on the packet path
+PKT_PENDING = 6             # flag: 1 while the whole packet is on its way (delivery channel, router path)
+PKT_NSACK = 7               # count: SACK blocks the ACK carries (0 to 3)
+PKT_S0 = 8                  # bytes: SACK block 0, left edge (block b: PKT_S0 + 2b left, PKT_S0 + 2b + 1 right)
+PKT_S1 = 9                  # bytes: SACK block 0, right edge (exclusive)
+PKT_S2 = 10                 # bytes: SACK block 1, left edge
+PKT_S3 = 11                 # bytes: SACK block 1, right edge
+PKT_S4 = 12                 # bytes: SACK block 2, left edge
+PKT_S5 = 13                 # bytes: SACK block 2, right edge
+PKT_NEXT_FREE = 14          # row of pkt: on a free record only, the next free record (the pool's free list,
                           #   ended by the pool's size); read by cells.alloc_packet before the record's fields
                           #   are written, written by cells.release_packet_if_done once it is dead
-K_TS = 14                 # ns: a live packet's timestamp: a data segment's send time (-1: a retransmission),
-                          #   an ACK's echo of the receiver's TS.Recent. SHARES K_NEXT_FREE's column, which
+PKT_TS = 14                 # ns: a live packet's timestamp: a data segment's send time (-1: a retransmission),
+                          #   an ACK's echo of the receiver's TS.Recent. SHARES PKT_NEXT_FREE's column, which
                           #   only a free record uses, to keep the row at 15 fields (120 bytes, under two
                           #   cache lines); tests/test_shared_columns.py proves the two uses never overlap
-K_NFIELDS = 15
+PKT_NFIELDS = 15
 
 # === table ``g``: global scalars (int64 vector) ======================================================
 G_NOW = 0                 # ns: the clock, the time of the event being handled (the run's end at the end)
@@ -271,7 +271,7 @@ G_SEQ = 2                 # count: the next sequence number of the event heap; 0
 G_HEAP_LEN = 3            # count: entries in the event heap
 G_CELL_FREE = 4           # row of cell: the head of the cell pool's free list; the pool's size: empty
 G_PKT_FREE = 5            # row of pkt: the head of the packet pool's free list; the pool's size: empty
-G_PKT_SERIAL = 6          # count: the next packet serial number (K_SERIAL)
+G_PKT_SERIAL = 6          # count: the next packet serial number (PKT_SERIAL)
 G_STATUS = 7              # code: OK, a *_FULL code in the low byte, *_LOW bits above it
 G_STATUS_ARG = 8          # row of port: the port whose ring or pending list filled (RING_FULL, PEND_FULL)
 G_EVENTS = 9              # count: events handled
@@ -322,7 +322,7 @@ FL_NFIELDS = 8
 RP_MODE = 0               # code: ROUTE_IP (whole packets) or ROUTE_ATM (AAL5 cells)
 RP_PS_PER_BYTE = 1        # ps: ROUTE_IP: a packet takes its bytes x RP_PS_PER_BYTE on the link
 RP_CELL_NS = 2            # ns: ROUTE_ATM: one cell time of the link
-RP_CELL_GAP_NS = 3        # ns: ROUTE_ATM: a packet's K_NCELLS cells go one every RP_CELL_GAP_NS >= RP_CELL_NS
+RP_CELL_GAP_NS = 3        # ns: ROUTE_ATM: a packet's PKT_NCELLS cells go one every RP_CELL_GAP_NS >= RP_CELL_NS
                           #   (the VC's rate)
 RP_FIRST_Q = 4            # row of rq: the port's first queue
 RP_NQ = 5                 # count: the port's queues; 0: a lazy FIFO with an infinite buffer
@@ -345,61 +345,61 @@ RP_PRIORITY_ON_NS = 21    # ns: the sum of its finished ON periods
 RP_NFIELDS = 22
 
 # === table ``rq``: a router queue, a VC's buffer at an access point or a port's only FIFO (int64) ====
-Q_PORT = 0                # row of rport: the queue's port
-Q_POLICY = 1              # code: the router drop policy (DROP_TAIL, DROP_FROM_FRONT, FLOYD_JACOBSON_RED)
-Q_CAP_BYTES = 2           # bytes: capacity in IP bytes; INFINITE: none
-Q_CAP_PKTS = 3            # packets: capacity in packets; INFINITE: none
-Q_BYTES = 4               # bytes: IP bytes queued
-Q_PKTS = 5                # packets: packets queued, also the ring's length (packets from Q_HEAD on)
-Q_MAX_BYTES = 6           # bytes: the largest occupancy so far
-Q_MAX_PKTS = 7            # packets: the largest occupancy so far
-Q_RING_BASE = 8           # row of rq_ring: the queue's first slot
-Q_RING_CAP = 9            # packets: the ring's slots
-Q_HEAD = 10               # index: the head's slot, from Q_RING_BASE
-Q_NEXT_CELL_AT = 11       # ns: the earliest start of the queue's next cell or packet (the VC's cell spacing)
-Q_CELLS_LEFT = 12         # cells: cells of the head packet not yet sent (round robin)
-Q_HEAD_STARTED = 13       # ns: when the head packet's first cell (or first bit) went out; -1: not yet
-Q_RED_COUNT = 14          # count: RED's count, packets accepted since the last drop; -1: the average is below
+RQ_PORT = 0                # row of rport: the queue's port
+RQ_POLICY = 1              # code: the router drop policy (DROP_TAIL, DROP_FROM_FRONT, FLOYD_JACOBSON_RED)
+RQ_CAP_BYTES = 2           # bytes: capacity in IP bytes; INFINITE: none
+RQ_CAP_PKTS = 3            # packets: capacity in packets; INFINITE: none
+RQ_BYTES = 4               # bytes: IP bytes queued
+RQ_PKTS = 5                # packets: packets queued, also the ring's length (packets from RQ_HEAD on)
+RQ_MAX_BYTES = 6           # bytes: the largest occupancy so far
+RQ_MAX_PKTS = 7            # packets: the largest occupancy so far
+RQ_RING_BASE = 8           # row of rq_ring: the queue's first slot
+RQ_RING_CAP = 9            # packets: the ring's slots
+RQ_HEAD = 10               # index: the head's slot, from RQ_RING_BASE
+RQ_NEXT_CELL_AT = 11       # ns: the earliest start of the queue's next cell or packet (the VC's cell spacing)
+RQ_CELLS_LEFT = 12         # cells: cells of the head packet not yet sent (round robin)
+RQ_HEAD_STARTED = 13       # ns: when the head packet's first cell (or first bit) went out; -1: not yet
+RQ_RED_COUNT = 14          # count: RED's count, packets accepted since the last drop; -1: the average is below
                           #   min_th
-Q_IDLE_SINCE = 15         # ns: when the queue went empty (RED's average decays over the idle time)
-Q_PKTS_IN = 16            # packets: arriving at the queue
-Q_DROP_OVERFLOW = 17      # packets: dropped at a full buffer
-Q_DROP_EARLY = 18         # packets: RED's random drops between the thresholds
-Q_DROP_FRONT = 19         # packets: dropped from the front (ewa 2.1)
-Q_SAMPLE_COL = 20         # index: 1 + the first of its QUEUE_SAMPLE_FIELDS columns of rsample; 0: not sampled
-Q_EWA = 21                # code: EWA's feedback function (EWA_OFF, EWA_LOG, EWA_LINEAR)
-Q_EWA_ADAPTIVE = 22       # flag: 1: EWA's alpha adapts every Q_EWA_PERIOD_NS
-Q_EWA_PERIOD_NS = 23      # ns: EWA's period T
-Q_EWA_BUFFER = 24         # packets: EWA's B, the buffer
-Q_EWA_ACKS = 25           # count: ACKs EWA processed
-Q_EWA_MARKED_DOWN = 26    # count: ACKs whose window EWA lowered
-Q_FSAMPLE_COL = 27        # index: 1 + the first of the queue's EWA_SAMPLE_FIELDS columns of rfsample; 0: none
-Q_DROP_FORCED = 28        # packets: RED's drops of an average at or above max_th (every arrival; with
-                          #   Q_RED_GENTLE, Floyd's 2000 "gentle" ramp up to 2 max_th)
-Q_RED_GENTLE = 29         # flag: 1: RED's gentle variant
-Q_NFIELDS = 30
+RQ_IDLE_SINCE = 15         # ns: when the queue went empty (RED's average decays over the idle time)
+RQ_PKTS_IN = 16            # packets: arriving at the queue
+RQ_DROP_OVERFLOW = 17      # packets: dropped at a full buffer
+RQ_DROP_EARLY = 18         # packets: RED's random drops between the thresholds
+RQ_DROP_FRONT = 19         # packets: dropped from the front (ewa 2.1)
+RQ_SAMPLE_COL = 20         # index: 1 + the first of its QUEUE_SAMPLE_FIELDS columns of rsample; 0: not sampled
+RQ_EWA = 21                # code: EWA's feedback function (EWA_OFF, EWA_LOG, EWA_LINEAR)
+RQ_EWA_ADAPTIVE = 22       # flag: 1: EWA's alpha adapts every RQ_EWA_PERIOD_NS
+RQ_EWA_PERIOD_NS = 23      # ns: EWA's period T
+RQ_EWA_BUFFER = 24         # packets: EWA's B, the buffer
+RQ_EWA_ACKS = 25           # count: ACKs EWA processed
+RQ_EWA_MARKED_DOWN = 26    # count: ACKs whose window EWA lowered
+RQ_FSAMPLE_COL = 27        # index: 1 + the first of the queue's EWA_SAMPLE_FIELDS columns of rfsample; 0: none
+RQ_DROP_FORCED = 28        # packets: RED's drops of an average at or above max_th (every arrival; with
+                          #   RQ_RED_GENTLE, Floyd's 2000 "gentle" ramp up to 2 max_th)
+RQ_RED_GENTLE = 29         # flag: 1: RED's gentle variant
+RQ_NFIELDS = 30
 
 QUEUE_SAMPLE_FIELDS = ("bytes", "packets", "dropped")
 """The ``rsample`` columns of a sampled queue: IP bytes and packets queued, packets dropped so far."""
-ROUTER_DROP_COLUMNS = (Q_DROP_OVERFLOW, Q_DROP_EARLY, Q_DROP_FRONT, Q_DROP_FORCED)
+ROUTER_DROP_COLUMNS = (RQ_DROP_OVERFLOW, RQ_DROP_EARLY, RQ_DROP_FRONT, RQ_DROP_FORCED)
 ROUTER_DROP_NAMES = ("overflow", "early", "front", "forced")
 
 # === table ``rqf``: a router queue's real-valued fields (float64) ====================================
-QF_MIN_TH = 0             # packets: Floyd-Jacobson RED's min_th
-QF_MAX_TH = 1             # packets: RED's max_th
-QF_MAX_P = 2              # 1: RED's max_p
-QF_WEIGHT = 3             # 1: RED's weight w_q of the average
-QF_AVG = 4                # packets: RED's average queue
-QF_IDLE_PACKET_NS = 5     # ns: the transmission time s of a typical packet, which paces the average's decay
+RQF_MIN_TH = 0             # packets: Floyd-Jacobson RED's min_th
+RQF_MAX_TH = 1             # packets: RED's max_th
+RQF_MAX_P = 2              # 1: RED's max_p
+RQF_WEIGHT = 3             # 1: RED's weight w_q of the average
+RQF_AVG = 4                # packets: RED's average queue
+RQF_IDLE_PACKET_NS = 5     # ns: the transmission time s of a typical packet, which paces the average's decay
                           #   over an idle queue
-QF_EWA_ALPHA = 6          # 1: EWA's alpha (ewa 3.2)
-QF_EWA_AVG = 7            # packets: EWA's filtered average queue
-QF_EWA_GAIN = 8           # 1: the gain g of that average
-QF_EWA_LOW = 9            # packets: EWA's low threshold
-QF_EWA_HIGH = 10          # packets: EWA's high threshold
-QF_EWA_UP = 11            # 1: EWA's w_up
-QF_EWA_DOWN = 12          # 1: EWA's w_down
-QF_NFIELDS = 13
+RQF_EWA_ALPHA = 6          # 1: EWA's alpha (ewa 3.2)
+RQF_EWA_AVG = 7            # packets: EWA's filtered average queue
+RQF_EWA_GAIN = 8           # 1: the gain g of that average
+RQF_EWA_LOW = 9            # packets: EWA's low threshold
+RQF_EWA_HIGH = 10          # packets: EWA's high threshold
+RQF_EWA_UP = 11            # 1: EWA's w_up
+RQF_EWA_DOWN = 12          # 1: EWA's w_down
+RQF_NFIELDS = 13
 
 EWA_SAMPLE_FIELDS = ("alpha", "average_queue", "feedback", "available_rate")
 """The ``rfsample`` columns of a sampled queue: EWA's alpha, its average queue (packets), the feedback
@@ -407,16 +407,16 @@ f(B - Q) (packets) an ACK passing at that instant gets, and the share of the lin
 has (1, or less while a priority VC is on)."""
 
 # === table ``app``: a connection's application (int64) ===============================================
-A_STOP_NS = 0             # ns: when the application closes; INFINITE: never
-A_SEND_LIMIT = 1          # bytes: the sender sends no byte at or above it (INFINITE while open, snd_max from
+APP_STOP_NS = 0             # ns: when the application closes; INFINITE: never
+APP_SEND_LIMIT = 1          # bytes: the sender sends no byte at or above it (INFINITE while open, snd_max from
                           #   the close on)
-A_SAMPLE_COL = 2          # index: 1 + the first of the connection's rsample columns
+APP_SAMPLE_COL = 2          # index: 1 + the first of the connection's rsample columns
                           #   (SAMPLED_CONNECTION_FIELDS); 0: not sampled
-A_ON_MEAN_NS = 3          # ns: an ON/OFF application's mean ON period (atmtcp.kernel.applications); 0:
+APP_ON_MEAN_NS = 3          # ns: an ON/OFF application's mean ON period (atmtcp.kernel.applications); 0:
                           #   persistent
-A_OFF_MEAN_NS = 4         # ns: its mean OFF period
-A_IS_ON = 5               # flag: 1 while the ON/OFF application is ON
-A_NFIELDS = 6
+APP_OFF_MEAN_NS = 4         # ns: its mean OFF period
+APP_IS_ON = 5               # flag: 1 while the ON/OFF application is ON
+APP_NFIELDS = 6
 
 SAMPLED_CONNECTION_FIELDS = ("measured_bytes", "snd_max", "snd_una", "cwnd", "snd_wnd", "dropped", "timeouts")
 """The ``rsample`` columns of a sampled connection: TCP payload of its data past the measured
@@ -537,13 +537,13 @@ TRACE_KIND_NAMES = ("cwnd", "ssthresh", "seq_sent", "ack_received", "timeout", "
 ROUTE_IP = 0
 ROUTE_ATM = 1
 
-# === codes: router drop policies (Q_POLICY; the order of ROUTER_POLICY_NAMES) ========================
+# === codes: router drop policies (RQ_POLICY; the order of ROUTER_POLICY_NAMES) ========================
 DROP_TAIL = 0
 DROP_FROM_FRONT = 1
 FLOYD_JACOBSON_RED = 2
 ROUTER_POLICY_NAMES = ("drop_tail", "drop_from_front", "red")
 
-# === codes: EWA's feedback functions (Q_EWA) =========================================================
+# === codes: EWA's feedback functions (RQ_EWA) =========================================================
 EWA_OFF = 0
 EWA_LOG = 1
 EWA_LINEAR = 2
@@ -552,5 +552,5 @@ EWA_FEEDBACK_NAMES = ("off", "log", "linear")
 # === codes: special values ===========================================================================
 INFINITE = 1 << 62        # a capacity or time that is never reached
 PACKET_ENTRY = -2
-"""``E_IDX`` of a channel entry that carries a whole packet to the router port of hop ``E_HOP``
+"""``CELL_IDX`` of a channel entry that carries a whole packet to the router port of hop ``CELL_HOP``
 (a cell has its index >= 0 there, a delivery -1)."""

@@ -3,14 +3,14 @@ rate-controlled VC (ewa 2, Fig. 1).
 
 A flow whose ``V_NHOPS`` is 0 crosses no cell port: its packets travel whole, from router port to
 router port (hop 0 is the sending host's NIC), one channel entry per packet and link
-(``E_IDX = PACKET_ENTRY``). The cell path of :mod:`atmtcp.kernel.cells` is untouched by it.
+(``CELL_IDX = PACKET_ENTRY``). The cell path of :mod:`atmtcp.kernel.cells` is untouched by it.
 
 - **IP links** carry whole packets: a packet of ``B`` bytes takes ``B x 8 / rate`` on the wire
   (``RP_PS_PER_BYTE`` picoseconds per byte, rounded up to the nanosecond), and arrives at the next
   router when its last bit does, one propagation delay later (ewa 2: "Each of the links in this
   configuration has a capacity of 155 Mbits/sec").
 - **An ATM access point** (AAP, ewa 2: "the routers at the boundary between the two networks")
-  segments each IP packet with AAL5 into its ``K_NCELLS`` cells and sends them onto the ATM link
+  segments each IP packet with AAL5 into its ``PKT_NCELLS`` cells and sends them onto the ATM link
   at the VC's rate: one cell every ``RP_CELL_GAP_NS`` (>= the link's cell time), so that "the
   service rate the connection receives at the edge of the ATM network is constant". The ATM network
   behind it is rate-controlled and loses nothing ("providing the three VCs with a fair and
@@ -28,20 +28,20 @@ with queues sends by events (EV_ROUTER): one per packet with a single queue, one
 when VCs share the link round robin.
 
 Explicit Window Adaptation (ewa 3, :mod:`atmtcp.kernel.ewa`) acts in :func:`enter_hop`: an ACK whose
-data crosses a queue with EWA has its advertised window (``K_WND``) rewritten when it enters that
+data crosses a queue with EWA has its advertised window (``PKT_WND``) rewritten when it enters that
 queue's router on its way back to the source (``FL_EWA_HOP``), "on each TCP acknowledgement".
 """
 from .cells import channel_push, release_packet_if_done
 from .heap import heap_push, next_seq
 from .jit import jit, jit_inline
 from .layout import (
-    A_SAMPLE_COL, C_DATA_VC, C_SND_MAX, C_SND_UNA, C_SND_WND, C_TIMEOUTS, DROP_FROM_FRONT, EV_ROUTER, F_CWND, FL_DROPPED,
-    FL_EWA_HOP, FL_IP_BYTES, FL_MEASURED_BYTES, FL_NHOPS, FL_PAYLOAD, FLOYD_JACOBSON_RED, INFINITE, K_ALIVE, K_NCELLS,
-    K_PENDING, PACKET_ENTRY, Q_BYTES, Q_CAP_BYTES, Q_CAP_PKTS, Q_CELLS_LEFT, Q_DROP_EARLY, Q_DROP_FORCED, Q_DROP_FRONT,
-    Q_DROP_OVERFLOW, Q_HEAD, Q_HEAD_STARTED, Q_IDLE_SINCE, Q_MAX_BYTES, Q_MAX_PKTS, Q_NEXT_CELL_AT, Q_PKTS,
-    Q_PKTS_IN, Q_POLICY, Q_RED_COUNT, Q_RED_GENTLE, Q_RING_BASE, Q_RING_CAP, Q_SAMPLE_COL, QF_AVG, QF_IDLE_PACKET_NS,
-    Q_EWA, Q_FSAMPLE_COL, Q_PORT, QF_EWA_ALPHA, QF_EWA_AVG, RP_LINK_GAP_NS,
-    QF_MAX_P, QF_MAX_TH, QF_MIN_TH, QF_WEIGHT, ROUTE_IP, ROUTER_DROP_COLUMNS, RP_BYTES_OUT, RP_CELL_GAP_NS, RP_CELL_NS,
+    APP_SAMPLE_COL, C_DATA_VC, C_SND_MAX, C_SND_UNA, C_SND_WND, C_TIMEOUTS, DROP_FROM_FRONT, EV_ROUTER, CF_CWND, FL_DROPPED,
+    FL_EWA_HOP, FL_IP_BYTES, FL_MEASURED_BYTES, FL_NHOPS, FL_PAYLOAD, FLOYD_JACOBSON_RED, INFINITE, PKT_ALIVE, PKT_NCELLS,
+    PKT_PENDING, PACKET_ENTRY, RQ_BYTES, RQ_CAP_BYTES, RQ_CAP_PKTS, RQ_CELLS_LEFT, RQ_DROP_EARLY, RQ_DROP_FORCED, RQ_DROP_FRONT,
+    RQ_DROP_OVERFLOW, RQ_HEAD, RQ_HEAD_STARTED, RQ_IDLE_SINCE, RQ_MAX_BYTES, RQ_MAX_PKTS, RQ_NEXT_CELL_AT, RQ_PKTS,
+    RQ_PKTS_IN, RQ_POLICY, RQ_RED_COUNT, RQ_RED_GENTLE, RQ_RING_BASE, RQ_RING_CAP, RQ_SAMPLE_COL, RQF_AVG, RQF_IDLE_PACKET_NS,
+    RQ_EWA, RQ_FSAMPLE_COL, RQ_PORT, RQF_EWA_ALPHA, RQF_EWA_AVG, RP_LINK_GAP_NS,
+    RQF_MAX_P, RQF_MAX_TH, RQF_MIN_TH, RQF_WEIGHT, ROUTE_IP, ROUTER_DROP_COLUMNS, RP_BYTES_OUT, RP_CELL_GAP_NS, RP_CELL_NS,
     RP_CELLS_OUT, RP_EVENT_AT, RP_FIRST_Q, RP_FREE_AT, RP_MEASURED, RP_MODE, RP_NQ, RP_PKTS_IN,
     RP_PKTS_OUT, RP_PS_PER_BYTE, RP_RR, RP_SERVING, V_DELIVERY_CHAN, V_NHOPS, V_TAIL_NS,
 )
@@ -66,8 +66,8 @@ def transmit(S, v, k, t):
         transmit_cells(S, v, k, t)
         return
     pkt = itab(S, T_PKT)
-    pkt[k, K_ALIVE] = 0    # no cells: the packet lives while it is pending (in flight)
-    pkt[k, K_PENDING] = 1
+    pkt[k, PKT_ALIVE] = 0    # no cells: the packet lives while it is pending (in flight)
+    pkt[k, PKT_PENDING] = 1
     enter_hop(S, v, unliteral(0), k, t)
 
 
@@ -99,7 +99,7 @@ def packet_service(S, p, v, k, start):
     if rport[p, RP_MODE] == ROUTE_IP:
         end = start + (itab(S, T_FLOW)[v, FL_IP_BYTES] * rport[p, RP_PS_PER_BYTE] + 999) // 1000
         return end, end
-    cells = itab(S, T_PKT)[k, K_NCELLS]
+    cells = itab(S, T_PKT)[k, PKT_NCELLS]
     gap = rport[p, RP_CELL_GAP_NS]
     return start + (cells - 1) * gap + rport[p, RP_CELL_NS], start + cells * gap
 
@@ -114,7 +114,7 @@ def depart(S, p, v, hop, k, t):
     rport[p, RP_PKTS_OUT] += 1
     rport[p, RP_BYTES_OUT] += flow[v, FL_IP_BYTES]
     if rport[p, RP_MODE] != ROUTE_IP:
-        rport[p, RP_CELLS_OUT] += itab(S, T_PKT)[k, K_NCELLS]
+        rport[p, RP_CELLS_OUT] += itab(S, T_PKT)[k, PKT_NCELLS]
     if rport[p, RP_MEASURED] != 0:
         flow[v, FL_MEASURED_BYTES] += flow[v, FL_PAYLOAD]
     if hop == flow[v, FL_NHOPS] - 1:
@@ -128,7 +128,7 @@ def depart(S, p, v, hop, k, t):
 def fits(S, q, size):
     """Room in queue ``q`` for a packet of ``size`` bytes (in bytes and in packets)."""
     rq = itab(S, T_RQ)
-    return rq[q, Q_BYTES] + size <= rq[q, Q_CAP_BYTES] and rq[q, Q_PKTS] < rq[q, Q_CAP_PKTS]
+    return rq[q, RQ_BYTES] + size <= rq[q, RQ_CAP_BYTES] and rq[q, RQ_PKTS] < rq[q, RQ_CAP_PKTS]
 
 
 @jit
@@ -147,24 +147,24 @@ def admit_packet(S, p, q, v, hop, k, t):
     """
     rq = itab(S, T_RQ)
     size = itab(S, T_FLOW)[v, FL_IP_BYTES]
-    rq[q, Q_PKTS_IN] += 1
-    policy = rq[q, Q_POLICY]
+    rq[q, RQ_PKTS_IN] += 1
+    policy = rq[q, RQ_POLICY]
     if policy == FLOYD_JACOBSON_RED:
         rqf = ftab(S, T_RQF)
-        avg = red_average(rqf[q, QF_AVG], rq[q, Q_PKTS], rqf[q, QF_WEIGHT], t - rq[q, Q_IDLE_SINCE],
-                          rqf[q, QF_IDLE_PACKET_NS])
-        rqf[q, QF_AVG] = avg
-        drop, forced, count = red_decision(avg, rq[q, Q_RED_COUNT], rqf[q, QF_MIN_TH], rqf[q, QF_MAX_TH],
-                                           rqf[q, QF_MAX_P], rq[q, Q_RED_GENTLE] == 1, random_unit(S))
-        rq[q, Q_RED_COUNT] = count
+        avg = red_average(rqf[q, RQF_AVG], rq[q, RQ_PKTS], rqf[q, RQF_WEIGHT], t - rq[q, RQ_IDLE_SINCE],
+                          rqf[q, RQF_IDLE_PACKET_NS])
+        rqf[q, RQF_AVG] = avg
+        drop, forced, count = red_decision(avg, rq[q, RQ_RED_COUNT], rqf[q, RQF_MIN_TH], rqf[q, RQF_MAX_TH],
+                                           rqf[q, RQF_MAX_P], rq[q, RQ_RED_GENTLE] == 1, random_unit(S))
+        rq[q, RQ_RED_COUNT] = count
         if drop:
-            drop_packet(S, q, v, k, Q_DROP_FORCED if forced else Q_DROP_EARLY)
+            drop_packet(S, q, v, k, RQ_DROP_FORCED if forced else RQ_DROP_EARLY)
             return
     if not fits(S, q, size):
         if policy == DROP_FROM_FRONT:
             drop_from_front(S, q, size)
         if not fits(S, q, size):
-            drop_packet(S, q, v, k, unliteral(Q_DROP_OVERFLOW))
+            drop_packet(S, q, v, k, unliteral(RQ_DROP_OVERFLOW))
             return
     enqueue(S, q, v, hop, k, size)
     rport = itab(S, T_RPORT)
@@ -182,29 +182,29 @@ def drop_from_front(S, q, size):
     drops the arriving packet: a buffer that holds one packet only)."""
     rq = itab(S, T_RQ)
     while not fits(S, q, size):
-        position = 1 if rq[q, Q_HEAD_STARTED] >= 0 else 0
-        if rq[q, Q_PKTS] <= position:
+        position = 1 if rq[q, RQ_HEAD_STARTED] >= 0 else 0
+        if rq[q, RQ_PKTS] <= position:
             return
         k, v, _ = remove_queued(S, q, position)
-        drop_packet(S, q, v, k, unliteral(Q_DROP_FRONT))
+        drop_packet(S, q, v, k, unliteral(RQ_DROP_FRONT))
 
 
 @jit
 def drop_packet(S, q, v, k, column):
-    """Discard packet ``k`` of flow ``v`` at queue ``q``, counted in ``column`` (Q_DROP_*)."""
+    """Discard packet ``k`` of flow ``v`` at queue ``q``, counted in ``column`` (RQ_DROP_*)."""
     rq = itab(S, T_RQ)
     rq[q, column] += 1
     itab(S, T_FLOW)[v, FL_DROPPED] += 1
-    itab(S, T_PKT)[k, K_PENDING] = 0
+    itab(S, T_PKT)[k, PKT_PENDING] = 0
     release_packet_if_done(S, k)
 
 
-# --- the ring of a queue: (packet, flow << 8 | hop), FIFO from Q_HEAD ------------------------------------------
+# --- the ring of a queue: (packet, flow << 8 | hop), FIFO from RQ_HEAD ------------------------------------------
 @jit_inline
 def ring_index(S, q, position):
     """Row of ``rq_ring`` of the packet at ``position`` of queue ``q`` (0: the head)."""
     rq = itab(S, T_RQ)
-    return rq[q, Q_RING_BASE] + ring_offset(rq[q, Q_HEAD], position, rq[q, Q_RING_CAP])
+    return rq[q, RQ_RING_BASE] + ring_offset(rq[q, RQ_HEAD], position, rq[q, RQ_RING_CAP])
 
 
 @jit
@@ -212,13 +212,13 @@ def enqueue(S, q, v, hop, k, size):
     """Put packet ``k`` (flow ``v``, hop ``hop``, ``size`` bytes) at the tail of queue ``q``."""
     rq = itab(S, T_RQ)
     ring = itab(S, T_RQ_RING)
-    i = ring_index(S, q, rq[q, Q_PKTS])
+    i = ring_index(S, q, rq[q, RQ_PKTS])
     ring[i, 0] = k
     ring[i, 1] = (v << 8) | hop
-    rq[q, Q_PKTS] += 1
-    rq[q, Q_BYTES] += size
-    rq[q, Q_MAX_PKTS] = max(rq[q, Q_MAX_PKTS], rq[q, Q_PKTS])
-    rq[q, Q_MAX_BYTES] = max(rq[q, Q_MAX_BYTES], rq[q, Q_BYTES])
+    rq[q, RQ_PKTS] += 1
+    rq[q, RQ_BYTES] += size
+    rq[q, RQ_MAX_PKTS] = max(rq[q, RQ_MAX_PKTS], rq[q, RQ_PKTS])
+    rq[q, RQ_MAX_BYTES] = max(rq[q, RQ_MAX_BYTES], rq[q, RQ_BYTES])
 
 
 @jit
@@ -236,9 +236,9 @@ def remove_queued(S, q, position):
         before = ring_index(S, q, j - 1)
         ring[here, 0] = ring[before, 0]
         ring[here, 1] = ring[before, 1]
-    rq[q, Q_HEAD] = ring_offset(rq[q, Q_HEAD], 1, rq[q, Q_RING_CAP])
-    rq[q, Q_PKTS] -= 1
-    rq[q, Q_BYTES] -= itab(S, T_FLOW)[v, FL_IP_BYTES]
+    rq[q, RQ_HEAD] = ring_offset(rq[q, RQ_HEAD], 1, rq[q, RQ_RING_CAP])
+    rq[q, RQ_PKTS] -= 1
+    rq[q, RQ_BYTES] -= itab(S, T_FLOW)[v, FL_IP_BYTES]
     return k, v, hop
 
 
@@ -265,15 +265,15 @@ def start_packet(S, p, t):
     service": Drop-from-Front takes the packet behind it."""
     rq = itab(S, T_RQ)
     q = itab(S, T_RPORT)[p, RP_FIRST_Q]
-    if rq[q, Q_PKTS] == 0:
+    if rq[q, RQ_PKTS] == 0:
         itab(S, T_RPORT)[p, RP_EVENT_AT] = -1
         return
     ring = itab(S, T_RQ_RING)
     i = ring_index(S, q, 0)
-    start = max(t, rq[q, Q_NEXT_CELL_AT])
+    start = max(t, rq[q, RQ_NEXT_CELL_AT])
     end, free = packet_service(S, p, ring[i, 1] >> 8, ring[i, 0], start)
-    rq[q, Q_NEXT_CELL_AT] = free
-    rq[q, Q_HEAD_STARTED] = start
+    rq[q, RQ_NEXT_CELL_AT] = free
+    rq[q, RQ_HEAD_STARTED] = start
     schedule_router_event(S, p, end)
 
 
@@ -282,9 +282,9 @@ def complete_head(S, p, q, t):
     """The head packet of queue ``q`` has left port ``p`` at ``t``."""
     rq = itab(S, T_RQ)
     k, v, hop = remove_queued(S, q, unliteral(0))
-    rq[q, Q_HEAD_STARTED] = -1
-    if rq[q, Q_PKTS] == 0:
-        rq[q, Q_IDLE_SINCE] = t
+    rq[q, RQ_HEAD_STARTED] = -1
+    if rq[q, RQ_PKTS] == 0:
+        rq[q, RQ_IDLE_SINCE] = t
     depart(S, p, v, hop, k, t)
 
 
@@ -298,23 +298,23 @@ def cell_slot(S, p, t):
     serving = rport[p, RP_SERVING]
     if serving >= 0:
         rport[p, RP_SERVING] = -1
-        if rq[serving, Q_CELLS_LEFT] == 0:
+        if rq[serving, RQ_CELLS_LEFT] == 0:
             complete_head(S, p, serving, t)
     first = rport[p, RP_FIRST_Q]
     n = rport[p, RP_NQ]
     wake = INFINITE
     for i in range(1, n + 1):
         q = first + (rport[p, RP_RR] - first + i) % n
-        if rq[q, Q_PKTS] == 0:
+        if rq[q, RQ_PKTS] == 0:
             continue
-        if rq[q, Q_NEXT_CELL_AT] > t:
-            wake = min(wake, rq[q, Q_NEXT_CELL_AT])
+        if rq[q, RQ_NEXT_CELL_AT] > t:
+            wake = min(wake, rq[q, RQ_NEXT_CELL_AT])
             continue
-        if rq[q, Q_HEAD_STARTED] < 0:
-            rq[q, Q_HEAD_STARTED] = t
-            rq[q, Q_CELLS_LEFT] = itab(S, T_PKT)[itab(S, T_RQ_RING)[ring_index(S, q, 0), 0], K_NCELLS]
-        rq[q, Q_CELLS_LEFT] -= 1
-        rq[q, Q_NEXT_CELL_AT] = t + rport[p, RP_CELL_GAP_NS]
+        if rq[q, RQ_HEAD_STARTED] < 0:
+            rq[q, RQ_HEAD_STARTED] = t
+            rq[q, RQ_CELLS_LEFT] = itab(S, T_PKT)[itab(S, T_RQ_RING)[ring_index(S, q, 0), 0], PKT_NCELLS]
+        rq[q, RQ_CELLS_LEFT] -= 1
+        rq[q, RQ_NEXT_CELL_AT] = t + rport[p, RP_CELL_GAP_NS]
         rport[p, RP_SERVING] = q
         rport[p, RP_RR] = q
         schedule_router_event(S, p, t + rport[p, RP_CELL_NS])
@@ -355,31 +355,31 @@ def sample_packet_path(S, i, t):
     rfsample = ftab(S, T_RFSAMPLE)
     rport = itab(S, T_RPORT)
     for q in range(rq.shape[0]):
-        col = rq[q, Q_SAMPLE_COL] - 1
+        col = rq[q, RQ_SAMPLE_COL] - 1
         if col >= 0:
-            rsample[i, col] = rq[q, Q_BYTES]
-            rsample[i, col + 1] = rq[q, Q_PKTS]
+            rsample[i, col] = rq[q, RQ_BYTES]
+            rsample[i, col + 1] = rq[q, RQ_PKTS]
             dropped = 0
             for reason in ROUTER_DROP_COLUMNS:
                 dropped += rq[q, reason]
             rsample[i, col + 2] = dropped
-            col = rq[q, Q_FSAMPLE_COL] - 1
-            p = rq[q, Q_PORT]
-            rfsample[i, col] = rqf[q, QF_EWA_ALPHA]
-            rfsample[i, col + 1] = rqf[q, QF_EWA_AVG]
-            rfsample[i, col + 2] = queue_feedback(S, q) if rq[q, Q_EWA] != 0 else 0.0
+            col = rq[q, RQ_FSAMPLE_COL] - 1
+            p = rq[q, RQ_PORT]
+            rfsample[i, col] = rqf[q, RQF_EWA_ALPHA]
+            rfsample[i, col + 1] = rqf[q, RQF_EWA_AVG]
+            rfsample[i, col + 2] = queue_feedback(S, q) if rq[q, RQ_EWA] != 0 else 0.0
             rfsample[i, col + 3] = rport[p, RP_LINK_GAP_NS] / rport[p, RP_CELL_GAP_NS]
     app = itab(S, T_APP)
     conn = itab(S, T_CONN)
     flow = itab(S, T_FLOW)
     for c in range(app.shape[0]):
-        col = app[c, A_SAMPLE_COL] - 1
+        col = app[c, APP_SAMPLE_COL] - 1
         if col >= 0:
             v = conn[c, C_DATA_VC]
             rsample[i, col] = flow[v, FL_MEASURED_BYTES] if v < flow.shape[0] else 0
             rsample[i, col + 1] = conn[c, C_SND_MAX]
             rsample[i, col + 2] = conn[c, C_SND_UNA]
-            rsample[i, col + 3] = int(ftab(S, T_CONNF)[c, F_CWND])
+            rsample[i, col + 3] = int(ftab(S, T_CONNF)[c, CF_CWND])
             rsample[i, col + 4] = conn[c, C_SND_WND]
             rsample[i, col + 5] = flow[v, FL_DROPPED] if v < flow.shape[0] else 0
             rsample[i, col + 6] = conn[c, C_TIMEOUTS]

@@ -27,7 +27,7 @@ from .cells import (  # noqa: F401  (alloc_packet, channel_pop, channel_take, fr
 from .held_ports import admit_held
 from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, CH_CDV_NS, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, G_STATUS_ARG, K_NCELLS, P_ACTIVE_VCS,
+    ACCEPT, CH_CDV_NS, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, G_STATUS_ARG, PKT_NCELLS, P_ACTIVE_VCS,
     P_BUSY_UNTIL, P_CELL_NS, P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HANDOVER_AT, P_HELD, P_IP_FREE, P_IP_NS,
     P_MAX_QUEUE, P_POLICY, P_QUEUE,
     P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT, P_TRACE, PV_NORMAL, RING_FULL, RING_LOW,
@@ -181,7 +181,7 @@ def transmit_cells(S, v, k, t):
         port[p, P_IP_FREE] = t + service
     if port[p, P_TRACE] != 0 and t > ivec(S, T_G)[G_NOW]:
         sample_before_handover(S, p, t)
-    n = pkt[k, K_NCELLS]
+    n = pkt[k, PKT_NCELLS]
     vc[v, V_CELLS_SENT] += n
     drain(S, p, t)
     x = port[p, P_QUEUE]

@@ -16,7 +16,7 @@ TABLES = (
     # name, dtype, description
     ("g", np.int64, "int64[G_NFIELDS]: clock, counters, status"),
     ("conn", np.int64, "int64[n_conn, C_NFIELDS]: TCP sender and receiver"),
-    ("connf", np.float64, "float64[n_conn, F_NFIELDS]: cwnd, ssthresh"),
+    ("connf", np.float64, "float64[n_conn, CF_NFIELDS]: cwnd, ssthresh"),
     ("rsack", np.int64, "int64[n_conn, RS_NFIELDS]: receiver's last SACK blocks"),
     ("sb", np.uint8, "uint8[n_conn, cap]: sender scoreboard (bit 0 SACKed, bit 1 retransmitted)"),
     ("rb", np.uint8, "uint8[n_conn, cap]: receiver's out-of-order segments"),
@@ -36,8 +36,8 @@ TABLES = (
     ("ring_cell", np.int64, "int64[...]: packet, hop and cell index of each held cell (P_HELD ports)"),
     ("pend", np.int64, "int64[sum of pending capacities, PE_NFIELDS]: slotted ports' arrivals in a slot"),
     ("chan", np.int64, "int64[n_chan, CH_NFIELDS]"),
-    ("cell", np.int64, "int64[pool, E_NFIELDS]: cells and packets travelling in channels"),
-    ("pkt", np.int64, "int64[pool, K_NFIELDS]: packets in flight"),
+    ("cell", np.int64, "int64[pool, CELL_NFIELDS]: cells and packets travelling in channels"),
+    ("pkt", np.int64, "int64[pool, PKT_NFIELDS]: packets in flight"),
     ("h_time", np.int64, "int64[heap cap]: event heap, keyed by (time, seq)"),
     ("h_seq", np.int64, ""),
     ("h_kind", np.int64, ""),
@@ -50,13 +50,13 @@ TABLES = (
     ("osample", np.int64, "int64[n_samples, n_traced_ports]: cumulative cells out at each sample"),
     ("loss", np.int64, "int64[n_conn, max losses]: segment numbers lost on first transmission"),
     # the packet path (atmtcp.kernel.packets): empty tables in a run of cell ports only
-    ("app", np.int64, "int64[n_conn, A_NFIELDS]: the application: close time, send limit"),
+    ("app", np.int64, "int64[n_conn, APP_NFIELDS]: the application: close time, send limit"),
     ("flow", np.int64, "int64[n_vc or 0, FL_NFIELDS]: packet-path flows: sizes, drops, measured bytes"),
     ("flow_rport", np.int64, "int64[n_vc or 0, max router hops]: router port of hop h (hop 0: the host's NIC)"),
     ("flow_rq", np.int64, "int64[n_vc or 0, max router hops]: queue of hop h in rq, -1 at a lazy port"),
     ("rport", np.int64, "int64[n_rport, RP_NFIELDS]: router output ports"),
-    ("rq", np.int64, "int64[n_rq, Q_NFIELDS]: router queues (a VC's buffer, or a port's FIFO)"),
-    ("rqf", np.float64, "float64[n_rq, QF_NFIELDS]: RED's parameters and average per queue"),
+    ("rq", np.int64, "int64[n_rq, RQ_NFIELDS]: router queues (a VC's buffer, or a port's FIFO)"),
+    ("rqf", np.float64, "float64[n_rq, RQF_NFIELDS]: RED's parameters and average per queue"),
     ("rq_ring", np.int64, "int64[sum of queue capacities, 2]: queued packet, flow << 8 | hop"),
     ("rsample", np.int64, "int64[n_samples or 0, columns]: sampled router queues and connections"),
     ("rfsample", np.float64, "float64[n_samples or 0, columns]: sampled queues' EWA alpha, average, feedback, rate"),
@@ -129,10 +129,10 @@ LAY_COLS = 2     # count: the table's columns (1 if 1-D)
 
 def _fixed_columns() -> tuple[int, ...]:
     from . import layout as L
-    fixed = {"conn": L.C_NFIELDS, "connf": L.F_NFIELDS, "rsack": L.RS_NFIELDS, "vc": L.V_NFIELDS,
+    fixed = {"conn": L.C_NFIELDS, "connf": L.CF_NFIELDS, "rsack": L.RS_NFIELDS, "vc": L.V_NFIELDS,
              "port": L.P_NFIELDS, "portf": L.PF_NFIELDS, "pend": L.PE_NFIELDS, "chan": L.CH_NFIELDS,
-             "cell": L.E_NFIELDS, "pkt": L.K_NFIELDS, "trace_i": 2, "droplog": 5, "app": L.A_NFIELDS,
-             "flow": L.FL_NFIELDS, "rport": L.RP_NFIELDS, "rq": L.Q_NFIELDS, "rqf": L.QF_NFIELDS, "rq_ring": 2}
+             "cell": L.CELL_NFIELDS, "pkt": L.PKT_NFIELDS, "trace_i": 2, "droplog": 5, "app": L.APP_NFIELDS,
+             "flow": L.FL_NFIELDS, "rport": L.RP_NFIELDS, "rq": L.RQ_NFIELDS, "rqf": L.RQF_NFIELDS, "rq_ring": 2}
     return tuple(fixed.get(name, 0) for name, _, _ in TABLES)
 
 

@@ -30,12 +30,12 @@ and ``seq // mss`` indexes the scoreboards. The timers and the RTT estimate are 
 from .aal5 import packet_cells
 from .jit import jit
 from .layout import (
-    A_SEND_LIMIT, C_ACK_DELAY_NS, C_ACK_VC, C_ACKS_SENT, C_DELACK, C_DELACK_DEADLINE, C_DELACK_NS,
+    APP_SEND_LIMIT, C_ACK_DELAY_NS, C_ACK_VC, C_ACKS_SENT, C_DELACK, C_DELACK_DEADLINE, C_DELACK_NS,
     C_DELACK_PENDING, C_DELACK_QUEUED, C_DUPACKS, C_IN_RECOVERY, C_LAST_RCVD_SEG, C_LOSS_DETECTION, C_MEASURE_NS,
-    C_MSS, C_OOO_SEGS, C_RCV_NXT, C_RCV_WND, C_RECOVERY, C_RTT_SEQ, C_RTT_TIMING, C_SB_MASK, C_SEGS_RECEIVED,
+    C_MSS, C_OOO_SEGS, C_RCV_NXT, C_RCV_WND, C_RECOVERY, C_RTT_SEQ, C_RTT_TIMING, C_SEG_MASK, C_SEGS_RECEIVED,
     C_SEND_HIGH, C_SND_MAX, C_SND_NXT, C_SND_UNA, C_SND_WND, C_START_NS, C_TIMEOUT_GUARD, C_TIMEOUTS,
-    C_TIMER_DEADLINE, C_TIMESTAMPS, C_TS_RECENT, DETECT_SACK, DETECT_TIMEOUT, EV_DELACK, F_CWND, K_NSACK, K_SEQ,
-    K_TS, K_WND, RECOVERY_SACK, RS_NBLK, TR_ACK_RCVD, TR_TIMEOUT, V_HEADER_BYTES,
+    C_TIMER_DEADLINE, C_TIMESTAMPS, C_TS_RECENT, DETECT_SACK, DETECT_TIMEOUT, EV_DELACK, CF_CWND, PKT_NSACK, PKT_SEQ,
+    PKT_TS, PKT_WND, RECOVERY_SACK, RS_NBLK, TR_ACK_RCVD, TR_TIMEOUT, V_HEADER_BYTES,
 )
 from .packets import transmit
 from .ports import alloc_packet
@@ -70,8 +70,8 @@ def tcp_output(S, c, t):
         sack_output(S, c, t)
         return
     mss = conn[c, C_MSS]
-    window = min(int(connf[c, F_CWND]), conn[c, C_SND_WND])
-    limit = min(conn[c, C_SND_UNA] + window, itab(S, T_APP)[c, A_SEND_LIMIT])  # a closed application sends no new data
+    window = min(int(connf[c, CF_CWND]), conn[c, C_SND_WND])
+    limit = min(conn[c, C_SND_UNA] + window, itab(S, T_APP)[c, APP_SEND_LIMIT])  # a closed application sends no new data
     while conn[c, C_SND_NXT] + mss <= limit:
         nxt = conn[c, C_SND_NXT]
         conn[c, C_SND_NXT] = nxt + mss
@@ -91,7 +91,7 @@ def on_timeout(S, c, t):
     trace(S, c, unliteral(TR_TIMEOUT), una, t)
     back_off(S, c)
     halve_window(S, c)
-    connf[c, F_CWND] = conn[c, C_MSS]
+    connf[c, CF_CWND] = conn[c, C_MSS]
     conn[c, C_DUPACKS] = 0
     conn[c, C_IN_RECOVERY] = 0
     conn[c, C_RTT_TIMING] = 0
@@ -164,14 +164,14 @@ def sender_receive_ack(S, c, k, t):
     k = nonneg(k)
     conn = itab(S, T_CONN)
     pkt = itab(S, T_PKT)
-    ack = pkt[k, K_SEQ]
-    conn[c, C_SND_WND] = pkt[k, K_WND]
+    ack = pkt[k, PKT_SEQ]
+    conn[c, C_SND_WND] = pkt[k, PKT_WND]
     trace(S, c, unliteral(TR_ACK_RCVD), ack, t)
-    if conn[c, C_LOSS_DETECTION] == DETECT_SACK and pkt[k, K_NSACK] > 0:
+    if conn[c, C_LOSS_DETECTION] == DETECT_SACK and pkt[k, PKT_NSACK] > 0:
         mark_sacked(S, c, k)
     una = conn[c, C_SND_UNA]
     if ack > una:
-        new_ack(S, c, ack, t, pkt[k, K_TS])
+        new_ack(S, c, ack, t, pkt[k, PKT_TS])
     elif ack == una and conn[c, C_SND_MAX] > una:
         duplicate_ack(S, c, t)
     trace_window(S, c, t)
@@ -199,7 +199,7 @@ def send_ack(S, c, t):
         build_sack_blocks(S, c, k)
     else:
         rsack[c, RS_NBLK] = 0
-    itab(S, T_PKT)[k, K_TS] = conn[c, C_TS_RECENT]
+    itab(S, T_PKT)[k, PKT_TS] = conn[c, C_TS_RECENT]
     conn[c, C_ACKS_SENT] += 1
     conn[c, C_DELACK_PENDING] = 0
     conn[c, C_DELACK_DEADLINE] = -1
@@ -221,12 +221,12 @@ def receiver_input(S, c, k, t):
     pkt = itab(S, T_PKT)
     rb = btab(S, T_RB)
     mss = conn[c, C_MSS]
-    mask = conn[c, C_SB_MASK]
-    seq = pkt[k, K_SEQ]
+    mask = conn[c, C_SEG_MASK]
+    seq = pkt[k, PKT_SEQ]
     nxt = conn[c, C_RCV_NXT]
     had_ooo = conn[c, C_OOO_SEGS] > 0
     if seq == nxt:
-        conn[c, C_TS_RECENT] = pkt[k, K_TS]  # RFC 1323: TS.Recent from the segment at the left edge
+        conn[c, C_TS_RECENT] = pkt[k, PKT_TS]  # RFC 1323: TS.Recent from the segment at the left edge
         if t >= conn[c, C_MEASURE_NS]:
             conn[c, C_SEGS_RECEIVED] += 1
         nxt += mss

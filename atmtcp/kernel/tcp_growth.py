@@ -7,7 +7,7 @@ fast recovery opens the window too is ``C_RECOVERY_OPENS`` (:func:`atmtcp.kernel
 """
 from .jit import jit
 from .layout import (
-    C_ACK_COUNT, C_INCREASE_N, C_INCREASE_RULE, C_MAX_CWND, C_MSS, C_SND_WND, C_SSTHRESH_RULE, F_CWND, F_SSTHRESH,
+    C_ACK_COUNT, C_INCREASE_N, C_INCREASE_RULE, C_MAX_CWND, C_MSS, C_SND_WND, C_SSTHRESH_RULE, CF_CWND, CF_SSTHRESH,
     INC_BSD, INC_FLOAT, INC_INTEGER, SS_BSD,
 )
 from .state import ftab, itab, nonneg, T_CONN, T_CONNF
@@ -29,9 +29,9 @@ def open_window(S, c):
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
-    cwnd = connf[c, F_CWND]
+    cwnd = connf[c, CF_CWND]
     rule = conn[c, C_INCREASE_RULE]
-    ssthresh = connf[c, F_SSTHRESH]
+    ssthresh = connf[c, CF_SSTHRESH]
     if cwnd < ssthresh or (rule == INC_BSD and cwnd == ssthresh):
         cwnd += mss
     else:
@@ -47,7 +47,7 @@ def open_window(S, c):
                 cwnd += (n * mss * mss) // int(cwnd)
                 n = 0
             conn[c, C_ACK_COUNT] = n
-    connf[c, F_CWND] = min(cwnd, conn[c, C_MAX_CWND])
+    connf[c, CF_CWND] = min(cwnd, conn[c, C_MAX_CWND])
 
 
 @jit
@@ -65,7 +65,7 @@ def halve_window(S, c):
     mss = conn[c, C_MSS]
     wnd = float(conn[c, C_SND_WND])
     if conn[c, C_SSTHRESH_RULE] == SS_BSD:
-        half = min(connf[c, F_CWND], wnd) / 2.0
+        half = min(connf[c, CF_CWND], wnd) / 2.0
     else:
-        half = min(connf[c, F_CWND] / 2.0, wnd)
-    connf[c, F_SSTHRESH] = max(2, int(half // mss)) * mss
+        half = min(connf[c, CF_CWND] / 2.0, wnd)
+    connf[c, CF_SSTHRESH] = max(2, int(half // mss)) * mss

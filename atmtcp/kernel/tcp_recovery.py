@@ -19,9 +19,9 @@ the window.
 """
 from .jit import jit
 from .layout import (
-    A_SEND_LIMIT, C_DUPACKS, C_FAST_RETRANSMITS, C_HOLE_PTR, C_IN_RECOVERY, C_MSS, C_PIPE, C_RECOVER,
-    C_RECOVERY, C_RECOVERY_OPENS, C_RTT_TIMING, C_SACK_PIPE_START, C_SB_MASK, C_SND_MAX, C_SND_NXT, C_SND_UNA,
-    C_SND_WND, C_TIMER_DEADLINE, F_CWND, F_SSTHRESH, PIPE_CWND, RECOVERY_NEWRENO, RECOVERY_RENO, RECOVERY_SACK,
+    APP_SEND_LIMIT, C_DUPACKS, C_FAST_RETRANSMITS, C_HOLE_PTR, C_IN_RECOVERY, C_MSS, C_PIPE, C_RECOVER,
+    C_RECOVERY, C_RECOVERY_OPENS, C_RTT_TIMING, C_SACK_PIPE_START, C_SEG_MASK, C_SND_MAX, C_SND_NXT, C_SND_UNA,
+    C_SND_WND, C_TIMER_DEADLINE, CF_CWND, CF_SSTHRESH, PIPE_CWND, RECOVERY_NEWRENO, RECOVERY_RENO, RECOVERY_SACK,
     TR_FAST_RETRANSMIT,
 )
 from .state import btab, ftab, itab, nonneg, unliteral, T_APP, T_CONN, T_CONNF, T_SB
@@ -38,7 +38,7 @@ def fast_retransmit(S, c, t):
     sent (5.3), and enter the connection's recovery (:func:`reno_enter` or :func:`sack_enter`)."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
-    cwnd_before = ftab(S, T_CONNF)[c, F_CWND]
+    cwnd_before = ftab(S, T_CONNF)[c, CF_CWND]
     halve_window(S, c)
     conn[c, C_FAST_RETRANSMITS] += 1
     conn[c, C_RECOVER] = conn[c, C_SND_MAX]
@@ -60,7 +60,7 @@ def reno_enter(S, c, t):
     connf = ftab(S, T_CONNF)
     conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
     send_segment(S, c, conn[c, C_SND_UNA], t)
-    connf[c, F_CWND] = connf[c, F_SSTHRESH] + 3 * conn[c, C_MSS]
+    connf[c, CF_CWND] = connf[c, CF_SSTHRESH] + 3 * conn[c, C_MSS]
 
 
 @jit
@@ -109,10 +109,10 @@ def sack_enter(S, c, cwnd_before, t):
     literal = conn[c, C_SACK_PIPE_START] == PIPE_CWND
     # 5.4.1: PIPE = CWND; 5.4.2: PIPE = CWND - 3, the fast retransmission inside it (see the docstring)
     conn[c, C_PIPE] = in_pipe if literal else max(in_pipe - 3 * mss, 0)
-    connf[c, F_CWND] = connf[c, F_SSTHRESH]
+    connf[c, CF_CWND] = connf[c, CF_SSTHRESH]
     conn[c, C_HOLE_PTR] = una // mss
     sb = btab(S, T_SB)
-    if (sb[c, (una // mss) & conn[c, C_SB_MASK]] & RETRANSMITTED) == 0:
+    if (sb[c, (una // mss) & conn[c, C_SEG_MASK]] & RETRANSMITTED) == 0:
         conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
         retransmit_hole(S, c, una // mss, t)
         if literal:
@@ -131,7 +131,7 @@ def on_dupack_in_recovery(S, c):
     if conn[c, C_RECOVERY] == RECOVERY_SACK:
         conn[c, C_PIPE] -= conn[c, C_MSS]
     else:
-        ftab(S, T_CONNF)[c, F_CWND] += conn[c, C_MSS]
+        ftab(S, T_CONNF)[c, CF_CWND] += conn[c, C_MSS]
 
 
 @jit
@@ -156,7 +156,7 @@ def newreno_partial_ack(S, c, ack, una, t):
     c = nonneg(c)
     mss = itab(S, T_CONN)[c, C_MSS]
     connf = ftab(S, T_CONNF)
-    connf[c, F_CWND] = max(connf[c, F_CWND] - (ack - una) + mss, float(mss))
+    connf[c, CF_CWND] = max(connf[c, CF_CWND] - (ack - una) + mss, float(mss))
     send_segment(S, c, ack, t)
 
 
@@ -170,7 +170,7 @@ def exit_recovery(S, c):
     connf = ftab(S, T_CONNF)
     conn[c, C_IN_RECOVERY] = 0
     conn[c, C_DUPACKS] = 0
-    connf[c, F_CWND] = connf[c, F_SSTHRESH]
+    connf[c, CF_CWND] = connf[c, CF_SSTHRESH]
     if conn[c, C_RECOVERY_OPENS] == 1:
         open_window(S, c)
 
@@ -183,8 +183,8 @@ def sack_output(S, c, t):
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     mss = conn[c, C_MSS]
-    limit = min(conn[c, C_SND_UNA] + conn[c, C_SND_WND], itab(S, T_APP)[c, A_SEND_LIMIT])
-    while conn[c, C_PIPE] < connf[c, F_CWND]:
+    limit = min(conn[c, C_SND_UNA] + conn[c, C_SND_WND], itab(S, T_APP)[c, APP_SEND_LIMIT])
+    while conn[c, C_PIPE] < connf[c, CF_CWND]:
         seg = next_hole(S, c)
         if seg >= 0:
             retransmit_hole(S, c, seg, t)

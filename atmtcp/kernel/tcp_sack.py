@@ -1,15 +1,15 @@
 """SACK (goyal1998 5.4.1): the sender's scoreboard and the receiver's SACK blocks, for the
 connections whose loss detection is ``DETECT_SACK``.
 
-The scoreboard ``sb[c, seg & C_SB_MASK]`` marks each segment between ``snd_una`` and
+The scoreboard ``sb[c, seg & C_SEG_MASK]`` marks each segment between ``snd_una`` and
 ``snd_max`` SACKED and/or RETRANSMITTED ("The sender keeps a table of all the segments sent but not
 ACKed"); ``seq // mss`` indexes it. The receiver's buffer ``rb`` marks the out-of-order segments
 it holds, and ``rsack`` remembers the blocks its last ACK reported.
 """
 from .jit import jit
 from .layout import (
-    C_HIGH_SACK, C_HOLE_PTR, C_LAST_RCVD_SEG, C_MSS, C_RCV_NXT, C_SB_MASK, C_SND_MAX, C_SND_UNA,
-    K_NSACK, K_S0, RS_L0, RS_NBLK, RS_R0,
+    C_HIGH_SACK, C_HOLE_PTR, C_LAST_RCVD_SEG, C_MSS, C_RCV_NXT, C_SEG_MASK, C_SND_MAX, C_SND_UNA,
+    PKT_NSACK, PKT_S0, RS_L0, RS_NBLK, RS_R0,
 )
 from .state import btab, itab, nonneg, T_CONN, T_PKT, T_RB, T_RSACK, T_SB
 from .tcp_send import send_segment
@@ -24,7 +24,7 @@ def next_hole(S, c):
     """First segment below the highest SACKed one that is neither SACKed nor retransmitted."""
     conn = itab(S, T_CONN)
     sb = btab(S, T_SB)
-    mask = conn[c, C_SB_MASK]
+    mask = conn[c, C_SEG_MASK]
     seg = max(conn[c, C_HOLE_PTR], conn[c, C_SND_UNA] // conn[c, C_MSS])
     high = conn[c, C_HIGH_SACK]
     while seg < high:
@@ -41,7 +41,7 @@ def retransmit_hole(S, c, seg, t):
     """Retransmit segment ``seg`` and mark it in the scoreboard."""
     conn = itab(S, T_CONN)
     sb = btab(S, T_SB)
-    sb[c, seg & conn[c, C_SB_MASK]] |= RETRANSMITTED
+    sb[c, seg & conn[c, C_SEG_MASK]] |= RETRANSMITTED
     conn[c, C_HOLE_PTR] = seg + 1
     send_segment(S, c, seg * conn[c, C_MSS], t)
 
@@ -51,7 +51,7 @@ def clear_scoreboard(S, c, first_seg, end_seg):
     """Forget SACK and retransmission marks for segments ``[first_seg, end_seg)``."""
     conn = itab(S, T_CONN)
     sb = btab(S, T_SB)
-    mask = conn[c, C_SB_MASK]
+    mask = conn[c, C_SEG_MASK]
     for seg in range(first_seg, end_seg):
         sb[c, seg & mask] = 0
 
@@ -82,12 +82,12 @@ def mark_sacked(S, c, k):
     pkt = itab(S, T_PKT)
     sb = btab(S, T_SB)
     mss = conn[c, C_MSS]
-    mask = conn[c, C_SB_MASK]
+    mask = conn[c, C_SEG_MASK]
     lo_limit = conn[c, C_SND_UNA] // mss
     hi_limit = conn[c, C_SND_MAX] // mss
-    for b in range(pkt[k, K_NSACK]):
-        lo = max(pkt[k, K_S0 + 2 * b] // mss, lo_limit)
-        hi = min(pkt[k, K_S0 + 2 * b + 1] // mss, hi_limit)
+    for b in range(pkt[k, PKT_NSACK]):
+        lo = max(pkt[k, PKT_S0 + 2 * b] // mss, lo_limit)
+        hi = min(pkt[k, PKT_S0 + 2 * b + 1] // mss, hi_limit)
         seg = hi - 1
         while seg >= lo and (sb[c, seg & mask] & SACKED) == 0:
             sb[c, seg & mask] |= SACKED
@@ -106,7 +106,7 @@ def expand_block(S, c, seg):
     """The run ``[left, right)`` of buffered out-of-order segments containing ``seg``."""
     conn = itab(S, T_CONN)
     rb = btab(S, T_RB)
-    mask = conn[c, C_SB_MASK]
+    mask = conn[c, C_SEG_MASK]
     lo_limit = conn[c, C_RCV_NXT] // conn[c, C_MSS]
     left = seg
     while left - 1 > lo_limit and rb[c, (left - 1) & mask] != 0:
@@ -122,7 +122,7 @@ def first_buffered_segment(S, c):
     """Lowest buffered out-of-order segment (used when the SACK memory is empty)."""
     conn = itab(S, T_CONN)
     rb = btab(S, T_RB)
-    mask = conn[c, C_SB_MASK]
+    mask = conn[c, C_SEG_MASK]
     seg = conn[c, C_RCV_NXT] // conn[c, C_MSS] + 1
     while rb[c, seg & mask] == 0:
         seg += 1
@@ -144,7 +144,7 @@ def build_sack_blocks(S, c, k):
     rb = btab(S, T_RB)
     rsack = itab(S, T_RSACK)
     mss = conn[c, C_MSS]
-    mask = conn[c, C_SB_MASK]
+    mask = conn[c, C_SEG_MASK]
     floor_seg = conn[c, C_RCV_NXT] // mss
     old_n = rsack[c, RS_NBLK]
     ol0 = rsack[c, RS_L0]
@@ -177,7 +177,7 @@ def build_sack_blocks(S, c, k):
         rsack[c, RS_R0 + 2 * n] = br
         n += 1
     rsack[c, RS_NBLK] = n
-    pkt[k, K_NSACK] = n
+    pkt[k, PKT_NSACK] = n
     for b in range(n):
-        pkt[k, K_S0 + 2 * b] = rsack[c, RS_L0 + 2 * b] * mss
-        pkt[k, K_S0 + 2 * b + 1] = rsack[c, RS_R0 + 2 * b] * mss
+        pkt[k, PKT_S0 + 2 * b] = rsack[c, RS_L0 + 2 * b] * mss
+        pkt[k, PKT_S0 + 2 * b + 1] = rsack[c, RS_R0 + 2 * b] * mss

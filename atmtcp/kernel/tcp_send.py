@@ -6,7 +6,7 @@ Segments are always full size (persistent sources); sequence numbers are bytes f
 from .jit import jit
 from .layout import (
     C_BYTES_SENT, C_DATA_VC, C_MSS, C_NLOSS, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
-    C_SCRIPTED_LOSSES, C_SEGS_SENT, C_SND_MAX, C_TIMER_DEADLINE, K_TS, TR_SEQ_SENT, V_DATA_CELLS,
+    C_SCRIPTED_LOSSES, C_SEGS_SENT, C_SND_MAX, C_TIMER_DEADLINE, PKT_TS, TR_SEQ_SENT, V_DATA_CELLS,
 )
 from .packets import transmit
 from .ports import alloc_packet
@@ -55,5 +55,5 @@ def send_segment(S, c, seq, t):
     k = alloc_packet(S, v, seq, 0, vc[v, V_DATA_CELLS])
     if k >= 0:
         pkt = itab(S, T_PKT)
-        pkt[k, K_TS] = t if first_transmission else -1  # Karn: a retransmission's echo is ambiguous
+        pkt[k, PKT_TS] = t if first_transmission else -1  # Karn: a retransmission's echo is ambiguous
         transmit(S, v, k, t)
