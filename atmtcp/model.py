@@ -209,7 +209,26 @@ class PPD(PolicyRecord):
 
 
 @dataclass(frozen=True)
-class EPD(_Thresholded):
+class _DropList(_Thresholded):
+    """The parameters and the columns of the policies that refuse a packet on its first cell and put
+    its VC on cheon 3.2's drop-list: :class:`EPD`, and the load-ratio rules of :class:`_LoadRatio`."""
+
+    threshold: int | None = None
+    keep_eom: bool = True
+    capture_eom: bool = False
+
+    def __post_init__(self):
+        _cells_or_none("threshold", self.threshold)
+        _boolean("DropPolicy", "keep_eom", self.keep_eom)
+        _boolean("DropPolicy", "capture_eom", self.capture_eom)
+
+    def kernel_columns(self, buffer_cells, sessions):
+        return {L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
+                L.P_KEEP_EOM: int(self.keep_eom), L.P_CAPTURE_EOM: int(self.capture_eom)}, {}
+
+
+@dataclass(frozen=True)
+class EPD(_DropList):
     """Early Packet Discard (cheon 3.2's pseudocode; goyal1998 4.1): a packet whose first cell finds
     ``queue_length >= Threshold`` is discarded; a cell that finds the buffer full puts its VC on the
     drop-list as PPD's does.
@@ -221,14 +240,6 @@ class EPD(_Thresholded):
     """
 
     code: ClassVar[int] = L.EPD
-    threshold: int | None = None
-    keep_eom: bool = True
-    capture_eom: bool = False
-
-    def __post_init__(self):
-        _cells_or_none("threshold", self.threshold)
-        _boolean("DropPolicy", "keep_eom", self.keep_eom)
-        _boolean("DropPolicy", "capture_eom", self.capture_eom)
 
     def default_threshold(self, buffer_cells):
         return max(buffer_cells - 200, 1)
@@ -242,36 +253,28 @@ class EPD(_Thresholded):
     def may_refuse_at_empty(self, buffer_cells):
         return self.resolved_threshold(buffer_cells) < 1  # queue_length < Threshold never holds
 
-    def kernel_columns(self, buffer_cells, sessions):
-        return {L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
-                L.P_KEEP_EOM: int(self.keep_eom), L.P_CAPTURE_EOM: int(self.capture_eom)}, {}
-
 
 @dataclass(frozen=True)
-class _LoadRatio(_Thresholded):
-    """The parameters and the columns that :class:`SelectiveDrop` and :class:`FBA` share."""
+class _LoadRatio(_DropList):
+    """The parameters and the columns that :class:`SelectiveDrop` and :class:`FBA` share: those of
+    the drop-list, the cutoff or scale factor Z and how the active VCs Na are counted."""
 
     reads_vc_shares: ClassVar[bool] = True
-    threshold: int | None = None
     z: float = 0.8
     active_vcs: str = "buffered"
-    keep_eom: bool = True
-    capture_eom: bool = False
 
     def __post_init__(self):
-        _cells_or_none("threshold", self.threshold)
+        super().__post_init__()
         _positive("DropPolicy", "z", self.z)
         _check(self.active_vcs in ACTIVE_VCS, "DropPolicy", "active_vcs", self.active_vcs, f"one of {ACTIVE_VCS}")
-        _boolean("DropPolicy", "keep_eom", self.keep_eom)
-        _boolean("DropPolicy", "capture_eom", self.capture_eom)
 
     def default_threshold(self, buffer_cells):
         return int(round(0.9 * buffer_cells))
 
     def kernel_columns(self, buffer_cells, sessions):
-        return ({L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
-                 L.P_KEEP_EOM: int(self.keep_eom), L.P_CAPTURE_EOM: int(self.capture_eom),
-                 L.P_ROUTED_VCS: sessions if self.active_vcs == "routed" else 0}, {L.PF_Z: self.z})
+        ints, _ = super().kernel_columns(buffer_cells, sessions)
+        ints[L.P_ROUTED_VCS] = sessions if self.active_vcs == "routed" else 0
+        return ints, {L.PF_Z: self.z}
 
 
 @dataclass(frozen=True)
@@ -355,8 +358,7 @@ class ESPD(_Thresholded):
         return {L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
                 L.P_THRESHOLD2: self.resolved_threshold2(buffer_cells),
                 L.P_DROPLIST_MAX: self.droplist_max or max(1, int(round(0.2 * sessions))),
-                L.P_DROP_TIMER_NS: int(round(self.drop_timer_s * 1_000_000_000)),
-                L.P_DROP_TIMER_AT: -1}, {}  # the timer starts inactive
+                L.P_DROP_TIMER_NS: int(round(self.drop_timer_s * 1_000_000_000))}, {}
 
 
 @dataclass(frozen=True)
