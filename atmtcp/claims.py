@@ -5,14 +5,28 @@ Each paper's claims live in its package (``atmtcp.papers.<paper>.claims``, colle
 
 A claim quotes the sentence it rests on, names the targets it reads, and returns a
 :class:`Verdict` computed from the data: pass or fail, with the numbers behind it. No
-verdict is typed in. Where a claim needs a tolerance or a cutoff the paper does not
-give, the claim states it.
+verdict is typed in. Where a claim needs a number for one of the paper's words ("consistently",
+"about", "decent"), it takes it from :mod:`atmtcp.words`, the one table for all papers.
 
 A paper's sentence is about its one run (or its few); ours are many. A claim built with a
-``seed_share`` is read on distributions (:meth:`Claim.evaluate`): it passes when its check holds
-on the mean over seeds *and* for at least that share of the seeds, each read alone, and its
-detail says how many agree. Claims without one read their datasets as they are (their own
-statistics over seeds, or targets without seeds).
+``seed_share`` is read on distributions (:meth:`Claim.evaluate`), by the noise model where its check
+says at which points it holds (:func:`noise_verdict`, the verdict rule of issue 36):
+
+- a check returns, besides its pass/fail on one run, its **margin at each point** (a buffer size, a
+  table cell, a phase): how far the point lies on the claimed side, the claim's tolerance included
+  (:class:`Points`);
+- per point, the margins of our seeds are paired (the same seed of every column shares its random
+  draws) and their mean gets a 90 % interval (:func:`atmtcp.statistics.interval` of the mean of all
+  seeds); the point **agrees** when that interval lies on the claimed side (margin >= 0), and
+  **contradicts** when it lies wholly on the other;
+- the claim holds when the share of agreeing points reaches the share its words ask for
+  (:data:`atmtcp.words.EVERY` by default, "by and large" less) and, for the words of every point, no point
+  contradicts it.
+
+The older reading, the check on each seed alone (a claim over 70 points then has to hold at all 70 in a
+single run, which a claim true at every point fails most of the time), stays in the detail as
+information: "holds in k of n seeds". Checks that give no margins are still read that way (the mean
+and ``seed_share`` of the seeds), and :func:`evaluate` says which rule read each claim.
 """
 from __future__ import annotations
 
@@ -22,14 +36,90 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
+import numpy as np
 import pandas as pd
 import xarray as xr
+
+from . import statistics, words
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """A check's answer: ``passed`` on the data it was given, the numbers behind it (``detail``), and
+    where the check says so, its ``margins``: per point, how far the point lies on the claimed side
+    (>= 0: holds there; tolerance included), and the ``share`` of points the claim's words ask for."""
+
     passed: bool
     detail: str
+    margins: tuple[float, ...] | None = None
+    share: float = words.EVERY.value
+    rule: str = ""
+    """How the verdict read the seeds, where it read them (:data:`NOISE_MODEL` or :data:`PER_SEED`)."""
+    parts: tuple[tuple[int, float], ...] | None = None
+    """Where one claim joins statements with shares of their own (:func:`joined`): (points, share) of each,
+    in the order of ``margins``; None: one part, ``share`` of all the points."""
+
+    def split(self) -> list[tuple[slice, float]]:
+        """The parts of ``margins`` as (slice, share)."""
+        if self.parts is None:
+            return [(slice(0, len(self.margins or ())), self.share)]
+        bounds = np.cumsum([0] + [n for n, _ in self.parts])
+        return [(slice(int(a), int(b)), share) for a, b, (_, share) in zip(bounds[:-1], bounds[1:], self.parts)]
+
+
+def joined(detail: str, *verdicts: Verdict) -> Verdict:
+    """Statements of one claim, each with its own points and share, as one verdict: it holds when each
+    part holds (on one run, and by the noise model part by part)."""
+    margins = tuple(m for v in verdicts for m in v.margins)
+    return Verdict(all(v.passed for v in verdicts), detail, margins,
+                   parts=tuple((len(v.margins), v.share) for v in verdicts))
+
+
+NOISE_MODEL = "noise model: each point's paired interval over seeds"
+PER_SEED = "per seed: the mean and >= 70 % of seeds"
+
+
+class Points:
+    """A check's points as it compares them: each comparison records its margin (how far the point
+    lies on the claimed side, >= 0 where it holds) and returns whether it holds; :meth:`verdict` turns
+    them into a :class:`Verdict` with ``margins``, passing on one run when ``share`` of the points hold."""
+
+    def __init__(self):
+        self.margins: list[float] = []
+
+    def at_least(self, value: float, bound: float) -> bool:
+        """The point holds when ``value >= bound``."""
+        margin = float(value) - float(bound)
+        self.margins.append(margin)
+        return margin >= 0
+
+    def at_most(self, value: float, bound: float) -> bool:
+        """The point holds when ``value <= bound``."""
+        return self.at_least(-float(value), -float(bound))
+
+    def within(self, value: float, centre: float, tolerance: float) -> bool:
+        """The point holds when ``|value - centre| <= tolerance``."""
+        return self.at_least(float(tolerance) - abs(float(value) - float(centre)), 0.0)
+
+    def held(self) -> int:
+        return sum(m >= 0 for m in self.margins)
+
+    def verdict(self, detail: str, share: float = words.EVERY.value) -> Verdict:
+        n = len(self.margins)
+        return Verdict(n > 0 and self.held() >= points_needed(n, share), detail, tuple(self.margins), share)
+
+
+def no_contradiction(share: float) -> bool:
+    """Whether a claim whose words ask for ``share`` of its points also forbids any point that contradicts it:
+    the words of every point ("consistently", "for all", :data:`atmtcp.words.EVERY`) do; "by and large" and
+    "sometimes" do not."""
+    return share >= words.EVERY.value - 1e-12
+
+
+def points_needed(count: int, share: float) -> int:
+    """How many of ``count`` points must agree for a claim whose words ask for ``share``: ``ceil(share x
+    count)``, and at least one."""
+    return max(1, math.ceil(share * count - 1e-9))
 
 
 SEED_SHARE = 0.7
@@ -72,6 +162,9 @@ class Claim:
     """How a check without ``seed_share`` reads the seeds, where it counts them itself (e.g. cheon's
     per-table counts); shown in :func:`evaluate`'s ``read_on`` column."""
     sweeps: tuple[Sweep, ...] = ()
+    identity: str = ""
+    """Where the claim is an identity of the model (it follows from a rule's arithmetic, whatever the
+    simulation does), why: the fidelity page labels it so and never counts it as a reproduced finding."""
 
     def evaluate(self, datasets: dict[str, xr.Dataset]) -> Verdict:
         missing = [t for t in self.targets if t not in datasets]
@@ -82,7 +175,7 @@ class Claim:
             return verdict
         texts = [sweep_text(sweep, [(v, *self._judge(sweep.check(v), datasets)) for v in sweep.values])
                  for sweep in self.sweeps]
-        return Verdict(verdict.passed, " ".join([verdict.detail, *texts]))
+        return replace(verdict, detail=" ".join([verdict.detail, *texts]))
 
     def _judge(self, check, datasets: dict[str, xr.Dataset]) -> tuple[Verdict, tuple[int, int] | None]:
         """``check``'s verdict, and (seeds that agree, seeds) for a claim read on seeds (else None)."""
@@ -125,20 +218,64 @@ def over_seeds(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHARE
 
 
 def seed_verdict(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHARE) -> tuple[Verdict, int, int]:
-    """:func:`over_seeds`'s verdict, with the seeds for which ``check`` holds and the common seeds (0, 0
-    without a seed axis)."""
+    """``check`` read on the distribution over the common seeds, with the seeds for which it holds alone
+    and the common seeds (0, 0 without a seed axis): by the noise model (:func:`noise_verdict`) where the
+    check gives margins at the same points for every seed, else by the mean and ``ceil(share x seeds)``
+    seeds."""
     seeds = common_seeds(datasets)
     mean = check({t: seed_mean(ds) for t, ds in datasets.items()})
     if not seeds:
         return Verdict(mean.passed, mean.detail + " [no seed axis]"), 0, 0
-    each = [check({t: ds.sel(seed=s) if "seed" in ds.dims else ds for t, ds in datasets.items()}).passed
-            for s in seeds]
+    each = [check({t: ds.sel(seed=s) if "seed" in ds.dims else ds for t, ds in datasets.items()}) for s in seeds]
+    agree = sum(v.passed for v in each)
+    if _has_points(mean, each):
+        return noise_verdict(mean, each), agree, len(seeds)
     need = seeds_needed(len(seeds), share)
-    agree = sum(each)
     return Verdict(mean.passed and agree >= need,
                    f"mean over {len(seeds)} seed{'s' * (len(seeds) > 1)}: {mean.detail} [holds in {agree} of "
                    f"{len(seeds)} seeds; "
-                   f"passes with the mean and at least {need}]"), agree, len(seeds)
+                   f"passes with the mean and at least {need}]", rule=PER_SEED), agree, len(seeds)
+
+
+def _has_points(mean: Verdict, each: list[Verdict]) -> bool:
+    """Whether every seed's verdict gives margins at the same points as the mean's."""
+    return mean.margins is not None and len(mean.margins) > 0 and all(
+        v.margins is not None and len(v.margins) == len(mean.margins) for v in each)
+
+
+def point_agreement(margins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per point (columns of ``margins``, seeds x points): whether the 90 % interval of the mean margin over
+    the seeds lies on the claimed side (agrees) and whether it lies wholly on the other (contradicts). A point
+    with one run (a paper's own numbers) has no interval: its one margin is read as it is."""
+    bounds = statistics.mean_intervals(margins)
+    single = np.isfinite(margins).sum(axis=0) == 1  # one run (a paper's own numbers): read as it is
+    bounds[single] = np.nanmax(margins[:, single], axis=0)[:, None]
+    return bounds[:, 0] >= 0, bounds[:, 1] < 0
+
+
+FAR = 1e9
+"""A margin of +-inf (a threshold never reached in one run) counts as this far from the claimed side's
+border: only its sign matters, and the interval of a mean stays finite."""
+
+
+def noise_verdict(mean: Verdict, each: list[Verdict]) -> Verdict:
+    """The verdict of the noise model (module docstring) from the check's verdict on the mean over seeds
+    (``mean``, its detail and its words' share) and on each seed alone (``each``, their margins)."""
+    margins = np.clip(np.array([v.margins for v in each], dtype=float), -FAR, FAR)
+    agrees, contradicts = point_agreement(margins)
+    texts, passed = [], True
+    for part, share in mean.split():
+        points, need = agrees[part].size, points_needed(agrees[part].size, share)
+        against, strict = int(contradicts[part].sum()), no_contradiction(share)
+        passed &= bool(agrees[part].sum() >= need) and not (strict and against)
+        texts.append(f"{int(agrees[part].sum())} of {points} point{'s' * (points > 1)} agree, "
+                     f"{against} contradict, {need} needed ({share:.0%}"
+                     + (", none contradicting)" if strict else ")"))
+    held = sum(v.passed for v in each)
+    detail = (f"mean over {len(each)} seeds: {mean.detail} [noise model (a point agrees when the 90 % interval "
+              f"of its paired mean lies on the claimed side): {'; '.join(texts)}; "
+              f"each seed alone, the claim holds in {held} of {len(each)} seeds]")
+    return replace(mean, passed=passed, detail=detail, margins=tuple(margins.mean(axis=0)), rule=NOISE_MODEL)
 
 
 def headline(ds: xr.Dataset) -> xr.Dataset:
@@ -157,7 +294,9 @@ def restricted_to_policies(claim: Claim, policies: tuple[str, ...]) -> Claim:
                    check=functools.partial(claim.check, policies=policies))
 
 
-def _read_on(claim: Claim) -> str:
+def _read_on(claim: Claim, verdict: Verdict) -> str:
+    if verdict.rule:
+        return verdict.rule
     if claim.seed_share is not None:
         return f"mean and >= {claim.seed_share:.0%} of seeds"
     return claim.reads or "runs as stored"
@@ -171,5 +310,5 @@ def evaluate(datasets: dict[str, xr.Dataset], claims) -> pd.DataFrame:
         verdict = claim.evaluate(datasets)
         rows.append({"claim": claim.name, "paper": claim.paper, "targets": ", ".join(claim.targets),
                      "quote": claim.quote, "passed": verdict.passed, "detail": verdict.detail,
-                     "read_on": _read_on(claim)})
+                     "read_on": _read_on(claim, verdict), "identity": claim.identity})
     return pd.DataFrame(rows)

@@ -21,6 +21,9 @@ from .reference import agreement
 
 DOCUMENTS = ("goyal1998", "goyal1997", "cheon", "lakshman", "ewa")
 MARKS = ("reproduced", "partly", "not")
+IDENTITY = "identity of the model"
+"""The mark of a finding whose every claim is an identity of the model (:attr:`atmtcp.claims.Claim.identity`):
+shown, never counted among the reproduced."""
 
 
 @dataclass(frozen=True)
@@ -42,15 +45,30 @@ def document_of(target: str) -> str:
 def mark(finding: Finding, verdicts: pd.DataFrame) -> tuple[str, str]:
     """(mark, evidence) of ``finding`` from the claims' verdicts (columns claim, passed, detail). A
     claim missing from ``verdicts`` counts as not passed and is named as missing."""
-    passed, evidence = [], []
+    passed, evidence, identities = [], [], []
     for name in finding.claims:
         row = verdicts[verdicts.claim == name]
         ok = bool(row.passed.iloc[0]) if len(row) else False
-        passed.append(ok)
+        identity = _identity(row)
+        if identity:
+            identities.append(name)
+        else:
+            passed.append(ok)
         detail = row.detail.iloc[0] if len(row) else "no verdict (claim missing)"
-        evidence.append(f"`{name}` {'passes' if ok else 'fails'}: {detail}")
+        label = " (an identity of the model: " + identity + ")" if identity else ""
+        evidence.append(f"`{name}` {'passes' if ok else 'fails'}{label}: {detail}")
+    if identities and not passed:
+        return IDENTITY, "; ".join(evidence)
     label = MARKS[0] if passed and all(passed) else (MARKS[1] if any(passed) else MARKS[2])
     return label, "; ".join(evidence)
+
+
+def _identity(row: pd.DataFrame) -> str:
+    """The claim's reason for being an identity of the model (empty for a claim about the simulation)."""
+    if not len(row) or "identity" not in row:
+        return ""
+    value = row.identity.iloc[0]
+    return "" if pd.isna(value) else str(value)
 
 
 def findings_table(findings, verdicts: pd.DataFrame) -> pd.DataFrame:
@@ -71,7 +89,7 @@ def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: 
     rows = []
     for document in DOCUMENTS:
         own = comparisons[comparisons.document == document]
-        claims = verdicts[verdicts.paper == document]
+        claims = verdicts[(verdicts.paper == document) & ~_is_identity(verdicts)]
         row = {"document": document, "targets": len(targets.get(document, [])),
                "claims passed": f"{int(claims.passed.sum())} of {len(claims)}",
                "model parameters echoed": int((own.status == "model parameter").sum())}
@@ -89,6 +107,13 @@ def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: 
     for count in ("cells", "with interval", "inside"):
         table[count] = table[count].astype("Int64")
     return table.set_index("document")
+
+
+def _is_identity(verdicts: pd.DataFrame) -> pd.Series:
+    """Which verdicts are of identities of the model (never counted as claims passed)."""
+    if "identity" not in verdicts:
+        return pd.Series(False, index=verdicts.index)
+    return verdicts.identity.fillna("").astype(str) != ""
 
 
 STUDIES_FILE = "studies.csv"
@@ -110,7 +135,7 @@ def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False,
          studies: pd.DataFrame | None = None) -> str:
     """The Markdown of ``figures/fidelity.md``; ``studies`` (:func:`collect_studies`) adds, per paper,
     what its studies of the disagreements found."""
-    counts = findings.mark.value_counts().reindex(list(MARKS), fill_value=0)
+    counts = findings.mark.value_counts().reindex([*MARKS, IDENTITY], fill_value=0)
     lines = ["# Fidelity: how close the reproduction comes", ""]
     if quick:
         lines += ["**QUICK MODE: shortened runs and few seeds; these numbers are not the reproduction's.**", ""]
@@ -127,10 +152,13 @@ def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False,
         "",
         *markdown_lines(documents),
         "",
-        f"## Principal findings ({counts['reproduced']} reproduced, {counts['partly']} partly, {counts['not']} not)",
+        f"## Principal findings ({_counts_text(counts)})",
         "",
-        "A finding is *reproduced* when every claim behind it passes, *partly* when some do, *not* when none does.",
+        "A finding is *reproduced* when every claim behind it passes, *partly* when some do, *not* when none does. "
+        f"A claim that is an identity of the model (it follows from a rule's arithmetic whatever the simulation "
+        f"does) is shown but never counted; a finding resting on such claims alone is marked *{IDENTITY}*.",
         "",
+        *verdict_rule_lines(),
     ]
     for document in DOCUMENTS:
         own = findings[findings.paper == document]
@@ -148,12 +176,45 @@ def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False,
     return "\n".join(lines)
 
 
+def _counts_text(counts: pd.Series) -> str:
+    text = f"{counts['reproduced']} reproduced, {counts['partly']} partly, {counts['not']} not"
+    return text + (f"; {counts[IDENTITY]} {IDENTITY}, not counted" if counts[IDENTITY] else "")
+
+
+def verdict_rule_lines() -> list[str]:
+    """The fidelity page's section on how a claim reads our seeds, and the table of the papers' words."""
+    from . import words
+
+    return [
+        "## How a claim reads the seeds",
+        "",
+        "A paper saw its finding in one run; we have ten per point. A claim's check records, at each point it "
+        "compares (a buffer size, a table column, a phase), how far the point lies on the claimed side with the "
+        "claim's tolerance included (its margin). Per point, the margins of the seeds are paired (the same seed "
+        "of every column) and the 90 % interval of their mean is computed (a bootstrap of the mean of the "
+        "seeds, `atmtcp.statistics.interval`). The point *agrees* when that interval lies on the claimed side, "
+        "and *contradicts* when it lies wholly on the other. The claim holds when the share of points its words "
+        "ask for agree (below). How many seeds, each read alone, show the whole claim is kept in each detail as "
+        "information: for a claim over many points it is biased to fail, since one run must clear every point "
+        "at once. Claims whose check gives no margins still read the mean and at least 70 % of the seeds; the "
+        "`read_on` column of each `claims.csv` says which rule read each claim.",
+        "",
+        "## What the papers' words mean here",
+        "",
+        "One table for all five documents (`atmtcp.words`); every claim that reads one of these words takes "
+        "its number from it, and its detail gives the verdict at the other values too.",
+        "",
+        words.markdown_table(),
+        "",
+    ]
+
+
 def rst_page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False) -> str:
     """The fidelity page as reStructuredText, for the first page of the HTML report (no ``|`` in
     the text: reST reads ``|x|`` as a substitution)."""
     from .figures import QUICK_STAMP, rst_table
 
-    counts = findings.mark.value_counts().reindex(list(MARKS), fill_value=0)
+    counts = findings.mark.value_counts().reindex([*MARKS, IDENTITY], fill_value=0)
     lines = ["Fidelity", "--------", ""]
     if quick:
         lines += [f"**{QUICK_STAMP}**", ""]
@@ -161,7 +222,7 @@ def rst_page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = Fals
               "the paper's values in it (about 90 % if the gaps were noise). Fractions in points, other quantities "
               "in % of the paper; model parameters echoed are not counted.", ""]
     lines += rst_table("per document", documents)
-    lines += [f"Principal findings: {counts['reproduced']} reproduced, {counts['partly']} partly, {counts['not']} not "
+    lines += [f"Principal findings: {_counts_text(counts)} "
               "(figures/fidelity.md gives the evidence).", ""]
     for row in findings.itertuples():
         lines.append(f"* **{row.mark}**, {row.paper} ({row.where}): {row.finding.replace('|', '/')}")

@@ -62,6 +62,28 @@ def interval(values, runs: int = 1, statistic: str = "mean") -> tuple[float, flo
     return float(low), float(high)
 
 
+def mean_intervals(samples) -> np.ndarray:
+    """Per column of ``samples`` (seeds x points), :func:`interval` of the mean of all its seeds, as
+    (low, high) rows; the columns without NaN in one bootstrap that resamples the seeds of every
+    column together (the same draws :func:`interval` makes for each, so the same bounds)."""
+    samples = np.asarray(samples, dtype=float)
+    seeds, points = samples.shape
+    out = np.full((points, 2), np.nan)
+    complete = np.isfinite(samples).all(axis=0)
+    for j in np.flatnonzero(~complete):
+        column = samples[:, j]
+        out[j] = interval(column, runs=int(np.isfinite(column).sum()))
+    if seeds < 2 or not complete.any():
+        return out
+    pool = samples[:, complete]
+    pool = pool.mean(axis=0) + (pool - pool.mean(axis=0)) * np.sqrt(seeds / (seeds - 1))
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    draws = pool[rng.integers(0, seeds, size=(BOOTSTRAP_DRAWS, seeds))].mean(axis=1)
+    tails = [100 * (1 - INTERVAL) / 2, 100 * (1 + INTERVAL) / 2]
+    out[complete] = np.percentile(draws, tails, axis=0).T
+    return out
+
+
 def describe(values, runs: int = 1, statistic: str = "mean", seed0: float = float("nan")) -> dict:
     """The summary of one compared cell: ``seeds`` (finite values), ``reproduced`` (the statistic
     over all seeds: the mean, or the standard deviation for ``statistic="sd"``), ``median`` (of

@@ -3,20 +3,25 @@ the seeds or on too many seeds alone; the analyses behind the notebook's early-w
 figures; every paper number is compared (the thresholds, as distributions over seeds), echoed (a model
 parameter) or context; the principal findings name existing claims.
 
-The synthetic datasets have the shapes the paper describes (section 4-5); the seeds spread around
-the mean (+0.03, 0, -0.03). The failing cases change a curve in every seed (the mean fails); one
-changes a single seed at one point (the mean passes, that seed does not).
+The synthetic datasets have the shapes the paper describes (section 4-5). Their seeds carry
+independent noise (issue 36): every discipline, buffer and seed its own normal draw with the standard
+deviation of one of our runs (:data:`NOISE_SD`), from a generator seeded per target, so that the claims
+meet the per-seed orderings real runs have. The tests of the thresholds' arithmetic use three seeds
+spread around the mean (+0.03, 0, -0.03) instead (``structured=True``), whose thresholds can be computed
+by hand. The failing cases change a curve in every seed (the mean fails).
 """
 from __future__ import annotations
 
+import functools
 import re
+import zlib
 from dataclasses import replace
 
 import numpy as np
 import pytest
 import xarray as xr
 
-from atmtcp.claims import SEED_SHARE, Sweep, evaluate
+from atmtcp.claims import NOISE_MODEL, SEED_SHARE, Sweep, evaluate
 from atmtcp.papers.lakshman import FINDINGS
 from atmtcp.papers.lakshman import claims as lc
 from atmtcp.papers.lakshman import experiments as lx
@@ -31,6 +36,25 @@ from atmtcp.reference import ADDED_COLUMNS, agreement, load_reference
 B = np.array(BUFFERS)
 BETA = beta(B)
 SEED_OFFSETS = np.array([0.03, 0.0, -0.03])
+"""The structured world's three seeds (``structured=True``)."""
+SEEDS = list(range(1, 11))
+NOISE_SD = 0.013
+"""One run's standard deviation of the total throughput: the median over the points of Figs. 2-10
+(atmtcp.papers.lakshman.claims.NOISE's docstring)."""
+
+
+def seed_values(curves, name, structured=False):
+    """``curves`` (... x buffer, or ...) with a last ``seed`` axis: three structured offsets, or ten seeds of
+    independent noise drawn by a generator seeded by ``name`` (the same world in every test)."""
+    curves = np.asarray(curves, dtype=float)
+    if structured:
+        return curves[..., None] + SEED_OFFSETS
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    return curves[..., None] + rng.normal(0.0, NOISE_SD, size=curves.shape + (len(SEEDS),))
+
+
+def seeds_of(structured):
+    return [1, 2, 3] if structured else SEEDS
 CURVES = {
     "cell_tail": np.minimum(0.95, 0.55 + 0.13 * BETA),
     "cell_front": np.minimum(0.99, 0.5 + 0.45 * BETA),
@@ -42,12 +66,12 @@ SHORT_SHARE = {"cell_tail": 0.6, "cell_front": 0.55, "frame_tail": 0.65, "frame_
 """The shortest-RTT source's share of the total: the tail disciplines favour it more, frame level most."""
 
 
-def total_dataset(target, curves=None, shares=None):
+def total_dataset(target, curves=None, shares=None, structured=False):
     rtts = np.array(lx.TOTAL_FIGURES[target][0])
     curves = {**CURVES, **(curves or {})}
     shares = {**SHORT_SHARE, **(shares or {})}
     n = rtts.size
-    total = np.array([[curves[k] + off for off in SEED_OFFSETS] for k in DISCIPLINES]).transpose(0, 2, 1)
+    total = seed_values(np.array([curves[k] for k in DISCIPLINES]), target, structured)
     weight = np.full((len(DISCIPLINES), n), 1.0 / n)
     if np.ptp(rtts) > 0:
         for i, k in enumerate(DISCIPLINES):
@@ -62,20 +86,20 @@ def total_dataset(target, curves=None, shares=None):
         "good_throughput": (("discipline", "buffer", "seed", "source"), good),
         "rtt_s": (("discipline", "buffer", "seed", "source"), np.broadcast_to(rtts, good.shape).copy()),
         "ack_delay_s": (("discipline", "buffer", "seed", "source"), np.full(good.shape, 0.045)),
-    }, coords={"discipline": list(DISCIPLINES), "buffer": B, "seed": [1, 2, 3], "source": np.arange(n)})
+    }, coords={"discipline": list(DISCIPLINES), "buffer": B, "seed": seeds_of(structured), "source": np.arange(n)})
     return lx.seed_statistics(ds)
 
 
-def red_dataset(axis, values, curve, spread=0.0, first=None):
+def red_dataset(axis, values, curve, spread=0.0, first=None, structured=False, name=None):
     """RED runs: ``curve`` (+ ``spread`` per step of ``axis``; ``first``: the curve of the first value)
-    at each seed's offset."""
+    with each seed's noise (:func:`seed_values`, drawn by a generator seeded by ``name``)."""
     curves = [curve + spread * i for i in range(len(values))]
     if first is not None:
         curves[0] = first
-    rows = np.array([[c + off for off in SEED_OFFSETS] for c in curves])
-    coords = {axis: list(values), "seed": [1, 2, 3]}
+    rows = seed_values(np.array(curves), name or f"{axis} {len(values)}", structured)
+    coords = {axis: list(values), "seed": seeds_of(structured)}
     if rows.ndim == 3:
-        ds = xr.Dataset({"total_throughput": ((axis, "buffer", "seed"), rows.transpose(0, 2, 1))},
+        ds = xr.Dataset({"total_throughput": ((axis, "buffer", "seed"), rows)},
                         coords={**coords, "buffer": B})
     else:
         ds = xr.Dataset({"total_throughput": ((axis, "seed"), rows)}, coords=coords)
@@ -84,29 +108,34 @@ def red_dataset(axis, values, curve, spread=0.0, first=None):
     return lx.seed_statistics(ds)
 
 
-def paper_world(**changes):
+def paper_world(structured=False, **changes):
     """Datasets of every claim's targets, shaped as the paper describes; ``changes`` replaces the curves
-    of one target (``fig10={"cell_front": ...}``) or a RED dataset (``fig12=...``)."""
+    of one target (``fig10={"cell_front": ...}``) or a RED dataset (``fig12=...``); ``structured``: three
+    seeds at fixed offsets instead of ten with independent noise."""
     data = {}
     for target in lx.TOTAL_FIGURES:
         spec = changes.get(target.split(".")[1], {})
-        data[target] = total_dataset(target, spec.get("curves"), spec.get("shares"))
+        data[target] = total_dataset(target, spec.get("curves"), spec.get("shares"), structured)
     for target, (parent, disciplines, _) in lx.INDIVIDUAL_FIGURES.items():
         data[target] = data[parent].sel(discipline=list(disciplines))
     cell_red = CURVES["cell_front"] - 0.06
     cell_red_widest = np.where(BETA > 2, CURVES["cell_tail"] - 0.05, cell_red)
-    fig11 = red_dataset("red_one", lx.RED_ONE, cell_red, spread=-0.02, first=cell_red_widest)
+    fig11 = red_dataset("red_one", lx.RED_ONE, cell_red, spread=-0.02, first=cell_red_widest, structured=structured,
+                        name="fig11")
     data["lakshman.fig11"] = changes.get("fig11", fig11)
     data["lakshman.fig12"] = changes.get("fig12", red_dataset("red_one", lx.RED_ONE, CURVES["frame_front"] - 0.005,
-                                                              spread=0.003))
+                                                              spread=0.003, structured=structured, name="fig12"))
     data["lakshman.fig13"] = changes.get("fig13", red_dataset("red_one", lx.FIG13_RED_ONE,
-                                                              CURVES["frame_front"] - 0.01, spread=0.003))
-    data["lakshman.fig14"] = changes.get("fig14", red_dataset("ratio", lx.FIG14_RATIOS, 0.9, spread=0.002))
+                                                              CURVES["frame_front"] - 0.01, spread=0.003,
+                                                              structured=structured, name="fig13"))
+    data["lakshman.fig14"] = changes.get("fig14", red_dataset("ratio", lx.FIG14_RATIOS, 0.9, spread=0.002,
+                                                              structured=structured, name="fig14"))
     return data
 
 
-def verdicts(data):
-    table = evaluate(data, lc.CLAIMS)
+def verdicts(data, *names):
+    """Each claim's pass or fail on ``data`` (only the claims ``names``, where given: fewer evaluations)."""
+    table = evaluate(data, [c for c in lc.CLAIMS if not names or c.name in names])
     return dict(zip(table.claim, table.passed))
 
 
@@ -124,27 +153,48 @@ def at(curve, buffer, value):
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def paper_evaluation():
+    """Every claim evaluated on the paper world (evaluated once: ten seeds of every claim cost seconds)."""
+    return evaluate(paper_world(), lc.CLAIMS)
+
+
 def test_every_claim_passes_in_the_paper_world():
-    table = evaluate(paper_world(), lc.CLAIMS)
+    table = paper_evaluation()
     assert table.passed.all(), table[~table.passed].detail.tolist()
     assert len(table) == len(lc.CLAIMS) == 16
     assert all(c.seed_share == SEED_SHARE for c in lc.CLAIMS)
-    assert table.detail.str.contains(r"holds in 3 of 3 seeds").all()  # each says how many seeds agree
+    assert (table.read_on == NOISE_MODEL).all()  # every check gives its points
+    assert table.detail.str.contains(r"the claim holds in \d+ of 10 seeds").all()  # each says how many seeds agree
 
 
-def test_a_claim_fails_when_one_seed_of_three_breaks_it():
-    """Read on the distribution: with Cell-Front above Frame-Front (by more than NOISE) at one point in one
-    seed, the mean over the seeds still passes, that seed does not, and 2 of 3 is below 70 %."""
-    world = paper_world()
-    fig6 = world["lakshman.fig6"]
-    ff = float(fig6.total_throughput.sel(discipline="frame_front", buffer=2304, seed=3))
-    cf = float(fig6.total_throughput.sel(discipline="cell_front", buffer=2304, seed=3))
-    world["lakshman.fig6"] = shifted(fig6, ff + 0.05 - cf, discipline="cell_front", buffer=2304, seed=3)
-    assert float(world["lakshman.fig6"].total_throughput_mean.sel(discipline="cell_front", buffer=2304)) < ff - 0.05
-    table = evaluate(world, lc.CLAIMS).set_index("claim")
-    assert not table.passed["frame_front_over_cell_front"]
-    assert "holds in 2 of 3 seeds" in table.detail["frame_front_over_cell_front"]
-    assert "0.02 (NOISE, our tolerance) at 70 of 70 points" in table.detail["frame_front_over_cell_front"]
+def test_a_claim_true_at_its_tolerance_passes_though_single_seeds_fail_it():
+    """The bias of reading each seed alone (issue 36): Cell-Front equal to Frame-Front at every point of the five
+    figures, each seed with its own noise. "Frame-Front >= Cell-Front - NOISE" is true at every point, yet a
+    single run must clear 70 points at a tolerance of about 1.1 standard deviations of one run's difference,
+    so few seeds alone hold it; the noise model reads each point's paired mean and passes the claim."""
+    world = paper_world(**{f"fig{n}": {"curves": {"cell_front": CURVES["frame_front"]}} for n in (2, 3, 6, 7, 10)})
+    table = evaluate(world, [c for c in lc.CLAIMS if c.name == "frame_front_over_cell_front"]).iloc[0]
+    assert table.passed, table.detail
+    held = int(re.search(r"the claim holds in (\d+) of 10 seeds", table.detail).group(1))
+    assert held < 7  # the per-seed rule (7 of 10 seeds) would have failed it
+
+
+def test_a_claim_fails_when_its_points_are_contradicted_beyond_the_noise():
+    """Cell-Front above Frame-Front by 0.05 (2.5 x NOISE) at three buffers of Fig. 6 in every seed: those
+    points contradict, and though 67 of 70 agree (63 needed) "consistently" allows no clear exception; at
+    eight buffers of two figures too few agree as well (62 of 70)."""
+    def above(buffers):
+        curve = CURVES["cell_front"].copy()
+        for b in buffers:
+            curve[list(BUFFERS).index(b)] = CURVES["frame_front"][list(BUFFERS).index(b)] + 0.05
+        return {"curves": {"cell_front": curve}}
+    three = paper_world(fig6=above((2304, 3456, 4608)))
+    row = evaluate(three, [c for c in lc.CLAIMS if c.name == "frame_front_over_cell_front"]).iloc[0]
+    assert not row.passed and "67 of 70 points agree, 3 contradict, 63 needed (90%, none contradicting)" in row.detail
+    eight = paper_world(fig6=above((1152, 2304, 3456, 4608)), fig7=above((1152, 2304, 3456, 4608)))
+    row = evaluate(eight, [c for c in lc.CLAIMS if c.name == "frame_front_over_cell_front"]).iloc[0]
+    assert not row.passed and "62 of 70 points agree, 8 contradict" in row.detail, row.detail
 
 
 FAILING = {
@@ -165,7 +215,7 @@ FAILING = {
 
 @pytest.mark.parametrize("claim", sorted(FAILING))
 def test_total_throughput_claims_fail_when_the_data_do_not_bear_them_out(claim):
-    results = verdicts(paper_world(**FAILING[claim]))
+    results = verdicts(paper_world(**FAILING[claim]), claim)
     assert results[claim] is False or not results[claim]
 
 
@@ -174,17 +224,17 @@ def test_red_claims_fail_when_the_data_do_not_bear_them_out():
     fig11 = world["lakshman.fig11"]
     above = shifted(fig11, 0.9 - fig11.total_throughput_mean.sel(red_one=lx.RED_ONE[2], buffer=1152),
                     red_one=lx.RED_ONE[2], buffer=1152)
-    assert not verdicts(paper_world(fig11=above))["front_beats_cell_red"]
+    assert not verdicts(paper_world(fig11=above), "front_beats_cell_red")["front_beats_cell_red"]
     flat = red_dataset("red_one", lx.RED_ONE, CURVES["cell_front"] - 0.06)
-    assert not verdicts(paper_world(fig11=flat))["cell_red_sensitive_to_range"]
+    assert not verdicts(paper_world(fig11=flat), "cell_red_sensitive_to_range")["cell_red_sensitive_to_range"]
     low = red_dataset("red_one", lx.RED_ONE, CURVES["frame_front"] - 0.1)
-    assert not verdicts(paper_world(fig12=low))["frame_red_like_frame_front"]
+    assert not verdicts(paper_world(fig12=low), "frame_red_like_frame_front")["frame_red_like_frame_front"]
     spread = red_dataset("red_one", lx.RED_ONE, CURVES["frame_front"] - 0.005, spread=0.04)
-    assert not verdicts(paper_world(fig12=spread))["frame_red_robust_to_range"]
+    assert not verdicts(paper_world(fig12=spread), "frame_red_robust_to_range")["frame_red_robust_to_range"]
     tilted = red_dataset("ratio", lx.FIG14_RATIOS, 0.9, spread=0.02)
-    assert not verdicts(paper_world(fig14=tilted))["frame_red_robust_to_range"]
+    assert not verdicts(paper_world(fig14=tilted), "frame_red_robust_to_range")["frame_red_robust_to_range"]
     front = shifted(world["lakshman.fig13"], -0.1, red_one=lx.FIG13_RED_ONE[1], buffer=2304)
-    assert not verdicts(paper_world(fig13=front))["red_front_or_tail_similar"]
+    assert not verdicts(paper_world(fig13=front), "red_front_or_tail_similar")["red_front_or_tail_similar"]
 
 
 def row_of(table, metric, **kw):
@@ -198,7 +248,8 @@ def test_every_paper_number_gets_a_value_or_a_reason():
     the generic comparison's."""
     table = comparison(load_reference("lakshman"), paper_world())
     assert list(table.columns[-len(ADDED_COLUMNS):]) == ADDED_COLUMNS
-    assert table.status.value_counts().to_dict() == {"model parameter": 45, "compared": 8, "context": 4}
+    assert table.status.value_counts().to_dict() == {"model parameter": 45, "compared": 4, "same statement": 4,
+                                                     "context": 4}
     row = lambda metric, **kw: row_of(table, metric, **kw)
     assert row("data_packet_cells").difference == 0 and row("ack_packet_cells").difference == 0
     assert row("beta", buffer=23040).reproduced == pytest.approx(4.0)
@@ -214,8 +265,9 @@ def test_echoed_parameters_are_never_compared():
     assert len(echoed) == 45 and (echoed.status == "model parameter").all()
     assert echoed.seeds.isna().all() and echoed.inside.isna().all()
     compared = table[table.status == "compared"]
-    assert set(compared.metric) == set(THRESHOLDS) and (compared.kind == "quantity").all()
-    assert agreement(table)["cells"].sum() == 8
+    assert set(compared.metric) == {"decent_beta"} and (compared.kind == "quantity").all()
+    assert agreement(table)["cells"].sum() == 4  # one per discipline: each statement counted once
+    assert set(table[table.status == "same statement"].metric) == set(THRESHOLDS) - {"decent_beta"}
     assert set(table.metric) <= set(PARAMETERS) | set(THRESHOLDS) | {"input_sampling_us", "typical_timer_ms",
                                                                        "delayed_ack_timer_ms", "min_beta_tahoe"}
 
@@ -224,7 +276,7 @@ def test_thresholds_are_distributions_over_seeds():
     """Each threshold is read on each seed alone (seed s of every total-throughput figure) and summarized
     by describe(): in the paper world Cell-Tail needs beta 2.5 with the seed 0.03 above the mean and 3
     with the others; the mean curve's 3 is the median, not the mean."""
-    world = paper_world()
+    world = paper_world(structured=True)
     seeds, values = needed_beta_per_seed(world, "cell_tail")
     assert seeds == [1, 2, 3] and list(values) == [2.5, 3.0, 3.0]
     table = comparison(load_reference("lakshman"), world)
@@ -233,12 +285,14 @@ def test_thresholds_are_distributions_over_seeds():
     assert row.reproduced == pytest.approx(17 / 6)
     assert row.low == pytest.approx(np.percentile(values, 5)) and row.high == pytest.approx(3.0)
     assert row.inside is True and np.isnan(row.seed0)  # lakshman's seeds are 1-3: no seed 0
-    assert row_of(table, "decent_beta_upper", policy="cell_tail").inside is False  # 4 is above every seed's
+    assert (row.paper_low, row.paper_high) == (3.0, 4.0)  # "in the range 3 or 4": the statement's range
+    same = row_of(table, "decent_beta_upper", policy="cell_tail")
+    assert same.status == "same statement" and same.reproduced == row.reproduced  # shown, not counted
     compared = table[table.status == "compared"]
     assert (compared.seeds == 3).all() and compared.low.notna().all() and compared.high.notna().all()
     shown = thresholds_table(table)
-    assert {"paper", "seeds", "mean", "median", "low", "high", "inside"} <= set(shown.columns)
-    assert len(shown) == 8 and (shown.seeds == 3).all()
+    assert {"paper", "counted", "seeds", "mean", "median", "low", "high", "inside"} <= set(shown.columns)
+    assert len(shown) == 8 and (shown.seeds == 3).all() and shown.counted.sum() == 4
 
 
 def test_a_seed_never_decent_counts_as_an_infinite_threshold():
@@ -247,7 +301,7 @@ def test_a_seed_never_decent_counts_as_an_infinite_threshold():
     is inside; no finite difference), instead of being dropped."""
     assert describe_thresholds([2, 3, np.inf]) | {"seed0": 0} == {
         "seeds": 3, "reproduced": np.inf, "median": 3.0, "low": pytest.approx(2.1), "high": np.inf, "seed0": 0}
-    world = paper_world()
+    world = paper_world(structured=True)
     world["lakshman.fig10"] = shifted(world["lakshman.fig10"], -0.2, discipline="cell_tail", buffer=23040, seed=1)
     assert list(needed_beta_per_seed(world, "cell_tail")[1]) == [np.inf, 3.0, 3.0]
     row = row_of(comparison(load_reference("lakshman"), world), "decent_beta", policy="cell_tail")
@@ -258,9 +312,8 @@ def test_a_seed_never_decent_counts_as_an_infinite_threshold():
 def test_report_summary_counts_parameters_apart():
     """The report's summary is the generic one: compared cells (the thresholds, named as such) against
     our interval over seeds; the model parameters are counted apart."""
-    world = paper_world()
-    table = comparison(load_reference("lakshman"), world)
-    text = lf.report_summary(table, evaluate(world, lc.CLAIMS), ["lakshman.fig2"], False, {})
+    table = comparison(load_reference("lakshman"), paper_world())
+    text = lf.report_summary(table, paper_evaluation(), ["lakshman.fig2"], False, {})
     assert lf.THRESHOLDS_LABEL in text and "45" in text
     assert "53 of 57" not in text
 
@@ -314,7 +367,7 @@ and the words it sweeps."""
 def test_every_claim_with_a_threshold_of_ours_gives_its_verdict_over_a_range():
     """Each such claim states the number it reads the word at and, per value of the range, whether it would
     pass and how many seeds agree; the ranges hold the stated number."""
-    table = evaluate(paper_world(), lc.CLAIMS).set_index("claim")
+    table = paper_evaluation().set_index("claim")
     swept = {c.name: [s.word for s in c.sweeps] for c in lc.CLAIMS if c.sweeps}
     assert swept == SWEPT
     ranges = {"very small": lc.VERY_SMALL_RANGE, "decent": lc.DECENT_RANGE, "acceptable": lc.DECENT_RANGE,
@@ -327,7 +380,7 @@ def test_every_claim_with_a_threshold_of_ours_gives_its_verdict_over_a_range():
             part = part[:part.index("}")]
             assert "read at" in part
             for value in ranges[word]:
-                assert re.search(rf"{value:.3g} (passes|fails) \(\d of 3 seeds\)", part), (name, word, value)
+                assert re.search(rf"{value:.3g} (passes|fails) \(\d+ of 10 seeds\)", part), (name, word, value)
     assert lc.DECENT in lc.DECENT_RANGE and lc.ABOUT in lc.ABOUT_RANGE and lc.LARGE in lc.LARGE_RANGE
     assert lc.VERY_SMALL_BETA in lc.VERY_SMALL_RANGE and lc.DECENT_RANGE == (0.85, 0.9, 0.95)
 
@@ -335,20 +388,23 @@ def test_every_claim_with_a_threshold_of_ours_gives_its_verdict_over_a_range():
 def test_the_verdict_stays_at_the_stated_threshold():
     """Cell-Front at beta = 1 in Fig. 3 at 0.885 (seeds 0.915, 0.885, 0.855): acceptable at 0.85 in every seed,
     not at the stated 0.9 (the mean is below): the claim fails, and its detail says 0.85 would pass."""
-    world = paper_world(fig3={"curves": {"cell_front": at(CURVES["cell_front"], 5760, 0.885)}})
-    table = evaluate(world, lc.CLAIMS).set_index("claim")
+    world = paper_world(structured=True, fig3={"curves": {"cell_front": at(CURVES["cell_front"], 5760, 0.885)}})
+    table = evaluate(world, [c for c in lc.CLAIMS if c.name == "cell_front_acceptable_at_beta_1"]).set_index("claim")
     assert not table.passed["cell_front_acceptable_at_beta_1"]
     detail = table.detail["cell_front_acceptable_at_beta_1"]
     assert "0.85 passes (3 of 3 seeds), 0.9 fails (1 of 3 seeds), 0.95 fails" in detail
     assert "(DECENT, read at 0.9)" in detail
 
 
-@pytest.mark.parametrize("world", [{}, *FAILING.values()], ids=["paper world", *FAILING])
-def test_sweeps_never_change_a_verdict(world):
-    """A claim passes or fails as it would without its sweeps: the range only adds to the detail."""
-    data = paper_world(**world)
-    with_sweeps = evaluate(data, lc.CLAIMS)
-    without = evaluate(data, [replace(c, sweeps=()) for c in lc.CLAIMS])
+@pytest.mark.parametrize("name", ["paper world", *FAILING])
+def test_sweeps_never_change_a_verdict(name):
+    """A claim passes or fails as it would without its sweeps: the range only adds to the detail (every claim on
+    the paper world, each failing world's own claim on it; three structured seeds: the property does not
+    depend on the noise, and ten seeds of so many evaluations cost minutes)."""
+    data = paper_world(structured=True, **FAILING.get(name, {}))
+    claims = [c for c in lc.CLAIMS if name in ("paper world", c.name)]
+    with_sweeps = evaluate(data, claims)
+    without = evaluate(data, [replace(c, sweeps=()) for c in claims])
     assert list(with_sweeps.passed) == list(without.passed)
     assert all(a.startswith(b) for a, b in zip(with_sweeps.detail, without.detail))
 

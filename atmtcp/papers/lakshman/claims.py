@@ -1,17 +1,20 @@
 """lakshman's claims about its results, each a check on the reproduced datasets.
 
-Each quotes its sentences, names the targets it reads and is read on the distribution over seeds
-(``seed_share`` = :data:`atmtcp.claims.SEED_SHARE`, :meth:`atmtcp.claims.Claim.evaluate`): its check runs
-on the mean over the seeds and on each seed alone, and the claim passes when the mean passes and at
-least 70 % of the seeds do (with the 10 seeds of every point: 7); its detail says how many agree.
+Each quotes its sentences, names the targets it reads and is read on the distribution over seeds by the
+noise model (:func:`atmtcp.claims.noise_verdict`): every check records its margin at each point it
+compares (a buffer size of a figure, a figure, a pair of RED ranges), a point agrees when the 90 %
+interval of its mean paired margin over the seeds lies on the claimed side, and the claim holds when the
+share of points its words ask for agree (:mod:`atmtcp.words`: "consistently", "with rare exceptions" 90 %,
+"by and large" 80 %, "sometimes" one point). The detail also says in how many seeds, each read alone, the
+whole claim holds.
 The checks therefore read the variables that keep the ``seed`` axis (``total_throughput``,
 ``good_throughput``; averaged over seeds when a dataset still has that axis), never the ``*_mean``
 variables of :func:`atmtcp.papers.lakshman.experiments.seed_statistics`, which a single seed's
 selection would leave at the mean.
 
-The paper's words "decent", "acceptable", "about", "slightly", "large", "very small" and "consistently"
-are given numbers below, each with its reason; they are ours, not the paper's, and every detail
-names the one it used. Where a claim reads "decent"/"acceptable", "about", "large" or "very small", its
+The paper's words "decent", "acceptable", "about", "large", "by and large" and "consistently" take their
+numbers from the table of all papers (:mod:`atmtcp.words`); "very small" (a buffer size) and the noise
+tolerance are lakshman's own, below, each with its reason; every detail names the one it used. Where a claim reads "decent"/"acceptable", "about", "large" or "very small", its
 detail also gives the verdict over a range of that number (the claim's ``sweeps``: DECENT_RANGE,
 ABOUT_RANGE, LARGE_RANGE, VERY_SMALL_RANGE, each with the seeds that agree); the claim passes or fails at
 the stated number alone (issue 24).
@@ -22,7 +25,8 @@ import functools
 
 import numpy as np
 
-from ...claims import SEED_SHARE, Claim, Sweep, Verdict
+from ... import words
+from ...claims import SEED_SHARE, Claim, Points, Sweep, joined
 from .experiments import INDIVIDUAL_FIGURES, TOTAL_FIGURES
 from .requirements import DECENT, DECENT_RANGE, required_beta  # noqa: F401  ("decent", with its reason there)
 from .scenario import BUFFERS, LABELS, beta
@@ -38,30 +42,28 @@ total throughput has a median of 0.013 over the points of Figs. 2-10 (30 s measu
 would give 0.012 for the mean, and the difference of two single runs (each seed read alone) has a
 standard deviation of about sqrt(2) x 0.013 = 0.018. The tolerance was chosen before the ten-seed
 results and is kept as it is."""
-ABOUT = 0.03
+ABOUT = words.ABOUT.value
 """"about as good", "nearly the same", "does not make much of a difference", "doesn't really affect":
-mean throughputs within 0.03 (a difference of one or two noise widths, which the paper's plots would
-show as overlapping curves)."""
-LARGE = 0.05
-""""a large improvement": at least 0.05 on average over the buffers below beta = 2 (more than twice the
-noise, and a gap its plots show)."""
+throughputs within :data:`atmtcp.words.ABOUT` at each point compared."""
+LARGE = words.CONSIDERABLY.value
+""""a large improvement": at least :data:`atmtcp.words.CONSIDERABLY` on average over the buffers below
+beta = 2."""
 VERY_SMALL_BETA = 0.2
 """"very low buffer sizes", where "lockout due to phase effects" makes the exceptions: 256 and 1152
 cells (beta 0.04 and 0.2)."""
-BY_AND_LARGE = 0.8
-""""By and large, Frame-Front is better": at 80 % of the points of Figs. 2-10 or more."""
+BY_AND_LARGE = words.BY_AND_LARGE.value
+""""By and large, Frame-Front is better": :data:`atmtcp.words.BY_AND_LARGE` of the points of Figs. 2-10."""
+CONSISTENTLY = words.EVERY.value
+""""consistently", "with rare exceptions", "for all buffer sizes": :data:`atmtcp.words.EVERY` of the points."""
+SOMETIMES = words.SOMETIMES.value
 
 NOISE_RANGE = (0.01, NOISE, 0.04)
 """NOISE, "consistently", read at half and twice its value too (0.012-0.021 are the rule's values for ten and
 three seeds, see :data:`NOISE`)."""
-BY_AND_LARGE_RANGE = (0.7, BY_AND_LARGE, 0.9)
+BY_AND_LARGE_RANGE = words.BY_AND_LARGE.sweep
 """"By and large" read at 70 % and 90 % of the points too."""
-
-SCALE_RANGE = (0.5, 1.0, 2.0)
-"""ABOUT and LARGE are read over their half and their double too: a tolerance of the plots' eye is known
-to a factor of two at best."""
-ABOUT_RANGE = tuple(ABOUT * f for f in SCALE_RANGE)
-LARGE_RANGE = tuple(LARGE * f for f in SCALE_RANGE)
+ABOUT_RANGE = words.ABOUT.sweep
+LARGE_RANGE = words.CONSIDERABLY.sweep
 _SMALL_INDEX = int(np.argmin(np.abs(beta(np.array(BUFFERS)) - VERY_SMALL_BETA)))
 VERY_SMALL_RANGE = tuple(float(beta(b)) for b in BUFFERS[max(0, _SMALL_INDEX - 1):_SMALL_INDEX + 2])
 """VERY_SMALL_BETA and the betas of the paper's buffer sizes either side of it (256 and 2304 cells)."""
@@ -90,81 +92,84 @@ def _fig(target: str) -> str:
 def _ordered(better: str, worse: str):
     """``better`` >= ``worse`` - NOISE at every buffer of every total-throughput figure ("consistently")."""
     def check(d, noise: float = NOISE):
-        misses, n = [], 0
+        points, misses = Points(), []
         for t in TOTAL:
             ds = d[t]
             b, w = _mean(ds, discipline=better), _mean(ds, discipline=worse)
-            n += b.size
             misses += [f"{_fig(t)} {int(buf)}: {x:.3f} vs {y:.3f}" for buf, x, y in zip(ds.buffer.values, b, w)
-                       if x < y - noise]
+                       if not points.at_least(x, y - noise)]
+        n = len(points.margins)
         detail = (f"{LABELS[better]} >= {LABELS[worse]} - {noise:g} (NOISE, our tolerance) at {n - len(misses)} of {n} "
                   "points; below: "
                   + ("; ".join(misses) if misses else "none"))
-        return Verdict(not misses, detail)
+        return points.verdict(detail, CONSISTENTLY)
     return check
 
 
 def _cell_tail_poorest(d, very_small: float = VERY_SMALL_BETA):
-    misses, n = [], 0
+    points, misses = Points(), []
     for t in TOTAL:
         ds = d[t]
+        curves = {k: _mean(ds, discipline=k) for k in LABELS}
         for i, buf in enumerate(ds.buffer.values):
             if beta(buf) <= very_small:
                 continue
-            values = {k: float(_mean(ds, discipline=k, buffer=buf)) for k in LABELS}
+            values = {k: float(y[i]) for k, y in curves.items()}
             others = min(v for k, v in values.items() if k != "cell_tail")
-            n += 1
-            if values["cell_tail"] > others + NOISE:
+            if not points.at_most(values["cell_tail"], others + NOISE):
                 misses.append(f"{_fig(t)} {int(buf)}: Cell-Tail {values['cell_tail']:.3f} > {others:.3f}")
-    return Verdict(not misses, f"above beta {very_small:.2g} (our \"very small\"): Cell-Tail at most the poorest "
+    n = len(points.margins)
+    return points.verdict( f"above beta {very_small:.2g} (our \"very small\"): Cell-Tail at most the poorest "
                    f"other + {NOISE} (NOISE, our tolerance) at "
-                   f"{n - len(misses)} of {n} points; above it: " + ("; ".join(misses) if misses else "none"))
+                   f"{n - len(misses)} of {n} points; above it: " + ("; ".join(misses) if misses else "none"), CONSISTENTLY)
 
 
 def _grows_with_buffer(d, very_small: float = VERY_SMALL_BETA):
-    misses, n = [], 0
+    points, misses = Points(), []
     for t in TOTAL:
         ds = d[t]
         keep = beta(ds.buffer.values) > very_small
         for k in LABELS:
             y = _mean(ds, discipline=k)[keep]
             bufs = ds.buffer.values[keep]
-            n += y.size - 1
             misses += [f"{_fig(t)} {LABELS[k]} {int(b0)}->{int(b1)}: {y0:.3f}->{y1:.3f}"
-                       for b0, b1, y0, y1 in zip(bufs[:-1], bufs[1:], y[:-1], y[1:]) if y1 < y0 - NOISE]
-    return Verdict(not misses, f"above beta {very_small:.2g} (our \"very small\"), each step to the next buffer "
+                       for b0, b1, y0, y1 in zip(bufs[:-1], bufs[1:], y[:-1], y[1:])
+                       if not points.at_least(y1, y0 - NOISE)]
+    n = len(points.margins)
+    return points.verdict( f"above beta {very_small:.2g} (our \"very small\"), each step to the next buffer "
                    f"loses at most {NOISE} (NOISE, our tolerance): "
-                   f"{n - len(misses)} of {n} steps; falls: " + ("; ".join(misses) if misses else "none"))
+                   f"{n - len(misses)} of {n} steps; falls: " + ("; ".join(misses) if misses else "none"), CONSISTENTLY)
 
 
 def _frame_front_best(d, by_and_large: float = BY_AND_LARGE):
-    wins, n, worst = 0, 0, []
+    points, worst = Points(), []
     for t in TOTAL:
         ds = d[t]
-        for buf in ds.buffer.values:
-            values = {k: float(_mean(ds, discipline=k, buffer=buf)) for k in LABELS}
+        curves = {k: _mean(ds, discipline=k) for k in LABELS}
+        for i, buf in enumerate(ds.buffer.values):
+            values = {k: float(y[i]) for k, y in curves.items()}
             best_other = max(v for k, v in values.items() if k != "frame_front")
-            n += 1
-            if values["frame_front"] >= best_other - NOISE:
-                wins += 1
-            else:
+            if not points.at_least(values["frame_front"], best_other - NOISE):
                 worst.append(f"{_fig(t)} {int(buf)}: {values['frame_front']:.3f} vs {best_other:.3f}")
+    wins, n = points.held(), len(points.margins)
     share = wins / n
-    return Verdict(share >= by_and_large, f"Frame-Front within {NOISE} (NOISE, our tolerance) of the best at {wins} "
+    return points.verdict( f"Frame-Front within {NOISE} (NOISE, our tolerance) of the best at {wins} "
                    f"of {n} points ({share:.0%}; needed {by_and_large:.0%}, our \"by and large\"); not: "
-                   + ("; ".join(worst) if worst else "none"))
+                   + ("; ".join(worst) if worst else "none"), by_and_large)
 
 
 def _frame_tail_cell_front_cross(d):
-    rows, ok = [], True
+    rows, points = [], Points()
     for t in EQUAL_RTT:
         ds = d[t]
         b = beta(ds.buffer.values)
         gap = _mean(ds, discipline="frame_tail") - _mean(ds, discipline="cell_front")
         small, large = float(gap[b < 1].mean()), float(gap[b >= 2].mean())
-        ok &= small > 0 > large
+        points.at_least(small, 0.0)
+        points.at_most(large, 0.0)
         rows.append(f"{_fig(t)}: Frame-Tail - Cell-Front {small:+.3f} below beta 1, {large:+.3f} from beta 2")
-    return Verdict(ok, "; ".join(rows) + " (small buffers: beta < 1, larger: beta >= 2, our reading; no tolerance)")
+    return points.verdict("; ".join(rows) + " (small buffers: beta < 1, larger: beta >= 2, our reading; no "
+                          "tolerance; each figure's two gaps are its points)")
 
 
 def _needed_beta(ds, discipline: str, level: float = DECENT) -> float:
@@ -176,7 +181,9 @@ def _cell_tail_needs_3(d, decent: float = DECENT):
     needed = {t: _needed_beta(d[t], "cell_tail", decent) for t in TOTAL}
     worst = max(needed.values())
     detail = ", ".join(f"{_fig(t)} {v:g}" for t, v in needed.items())
-    return Verdict(2.5 <= worst <= 4.0, f"smallest beta from which Cell-Tail stays >= {decent:g} (DECENT, our number "
+    points = Points()
+    points.within(worst, 3.25, 0.75)
+    return points.verdict( f"smallest beta from which Cell-Tail stays >= {decent:g} (DECENT, our number "
                    f"for \"decent\"): {detail}; the largest, {worst:g}, should be 3 or 4 (2.5 to 4, the neighbouring "
                    f"buffer sizes)")
 
@@ -185,8 +192,11 @@ def _acceptable_at_beta_1(discipline: str):
     def check(d, decent: float = DECENT):
         values = {t: float(_mean(d[t], discipline=discipline, buffer=5760)) for t in TOTAL}
         detail = ", ".join(f"{_fig(t)} {v:.3f}" for t, v in values.items())
-        return Verdict(min(values.values()) >= decent, f"{LABELS[discipline]} at beta = 1 (5760 cells): {detail}; "
-                       f"needed >= {decent:g} in every figure (DECENT, our number for \"acceptable\")")
+        points = Points()
+        for v in values.values():
+            points.at_least(v, decent)
+        return points.verdict( f"{LABELS[discipline]} at beta = 1 (5760 cells): {detail}; "
+                       f"needed >= {decent:g} in every figure (DECENT, our number for \"acceptable\")", CONSISTENTLY)
     return check
 
 
@@ -200,24 +210,26 @@ def _rtt_bias(ds, discipline: str) -> float:
 
 
 def _front_narrows_bias(d):
-    rows, ok = [], True
+    rows, points = [], Points()
     for t, (_, (tail, front), _) in INDIVIDUAL_FIGURES.items():
         ds = d[t]
         bt, bf = _rtt_bias(ds, tail), _rtt_bias(ds, front)
-        ok &= bt > bf and bt > 1
+        points.at_least(bt, bf)
+        points.at_least(bt, 1.0)
         rows.append(f"{_fig(t)}: shortest / longest RTT {LABELS[tail]} {bt:.2f}, {LABELS[front]} {bf:.2f}")
-    return Verdict(ok, "; ".join(rows) + " (mean over the buffers; the shorter RTT should gain, less under front)")
+    return points.verdict("; ".join(rows) + " (mean over the buffers; the shorter RTT should gain, less under front)",
+                          CONSISTENTLY)
 
 
 def _frame_bias_gap_larger(d):
-    rows, ok = [], True
+    rows, points = [], Points()
     for cell, frame in (("lakshman.fig4", "lakshman.fig5"), ("lakshman.fig8", "lakshman.fig9")):
         cell_gap = _rtt_bias(d[cell], "cell_tail") - _rtt_bias(d[cell], "cell_front")
         frame_gap = _rtt_bias(d[frame], "frame_tail") - _rtt_bias(d[frame], "frame_front")
-        ok &= frame_gap > cell_gap
+        points.at_least(frame_gap, cell_gap)
         rows.append(f"{_fig(frame)}/{_fig(cell)}: tail - front bias, frame level {frame_gap:+.2f}, "
                     f"cell level {cell_gap:+.2f}")
-    return Verdict(ok, "; ".join(rows))
+    return points.verdict("; ".join(rows), CONSISTENTLY)
 
 
 def _red_curves(ds) -> dict[float, np.ndarray]:
@@ -226,29 +238,32 @@ def _red_curves(ds) -> dict[float, np.ndarray]:
 
 def _front_beats_cell_red(d):
     front = _mean(d["lakshman.fig10"], discipline="cell_front")
-    misses, n = [], 0
+    points, misses = Points(), []
     fig11 = d["lakshman.fig11"]
     for r, y in _red_curves(fig11).items():
-        n += y.size
         misses += [f"RED {r:g}..1 at {int(b)}: {yy:.3f} vs {f:.3f}" for b, yy, f in zip(fig11.buffer.values, y, front)
-                   if yy > f + NOISE]
-    return Verdict(not misses, f"Cell-Front >= cell-level RED - {NOISE} (NOISE, our tolerance) at "
+                   if not points.at_most(yy, f + NOISE)]
+    n = len(points.margins)
+    return points.verdict( f"Cell-Front >= cell-level RED - {NOISE} (NOISE, our tolerance) at "
                    f"{n - len(misses)} of {n} points; RED "
-                   "above: " + ("; ".join(misses) if misses else "none"))
+                   "above: " + ("; ".join(misses) if misses else "none"), CONSISTENTLY)
 
 
 def _red_sensitive(d, large: float = LARGE):
     fig11 = d["lakshman.fig11"]
     curves = _red_curves(fig11)
-    stack = np.array(list(curves.values()))
-    spread = float((stack.max(0) - stack.min(0)).max())
+    sensitive, worse = Points(), Points()
+    for a, b in _pairs(curves):
+        for gap in curves[a] - curves[b]:
+            sensitive.at_least(abs(gap), large)
     widest = curves[min(curves)]
     tail = _mean(d["lakshman.fig10"], discipline="cell_tail")
-    worse = [int(b) for b, w, c in zip(fig11.buffer.values, widest, tail) if w < c - NOISE]
-    ok = spread > large and bool(worse)
-    return Verdict(ok, f"largest gap between RED ranges at one buffer: {spread:.3f} (sensitive if > {large:g}, our "
-                   f"\"large\"); RED {min(curves):g}..1 below Cell-Tail - {NOISE} (NOISE, our tolerance) at: "
-                   f"{worse or 'no buffer'}")
+    below = [int(b) for b, w, c in zip(fig11.buffer.values, widest, tail) if worse.at_most(w, c - NOISE)]
+    spread = max(abs(m) + large for m in sensitive.margins) if sensitive.margins else float("nan")
+    return joined(f"largest gap between two RED ranges at one buffer: {spread:.3f} (sensitive where > "
+                   f"{large:g}, our \"large\", at {sensitive.held()} of {len(sensitive.margins)} range pairs x buffers); "
+                   f"RED {min(curves):g}..1 below Cell-Tail - {NOISE} (NOISE, our tolerance) at: {below or 'no buffer'} "
+                   "(each needs one point: \"sometimes\")", sensitive.verdict("", SOMETIMES), worse.verdict("", SOMETIMES))
 
 
 def _frame_red_like_frame_front(d, about: float = ABOUT, large: float = LARGE):
@@ -256,36 +271,48 @@ def _frame_red_like_frame_front(d, about: float = ABOUT, large: float = LARGE):
     ft = _mean(d["lakshman.fig10"], discipline="frame_tail")
     fig12 = d["lakshman.fig12"]
     small = beta(fig12.buffer.values) < 2
-    rows, ok = [], True
+    rows, points = [], Points()
     for r, y in _red_curves(fig12).items():
         gap = float((y - ff).mean())
         gain = float((y - ft)[small].mean())
-        ok &= abs(gap) <= about and gain >= large
+        points.within(gap, 0.0, about)
+        points.at_least(gain, large)
         rows.append(f"RED {r:g}..1: - Frame-Front {gap:+.3f}, - Frame-Tail below beta 2 {gain:+.3f}")
     gain_ff = float((ff - ft)[small].mean())
-    ok &= gain_ff >= large
-    return Verdict(ok, "; ".join(rows) + f"; Frame-Front - Frame-Tail below beta 2 {gain_ff:+.3f} (mean over "
-                   f"buffers; \"about\": within {about:g}, \"large\": at least {large:g}, both ours)")
+    points.at_least(gain_ff, large)
+    return points.verdict("; ".join(rows) + f"; Frame-Front - Frame-Tail below beta 2 {gain_ff:+.3f} (mean over "
+                   f"buffers; \"about\": within {about:g}, \"large\": at least {large:g}, both ours)", CONSISTENTLY)
 
 
 def _frame_red_robust(d, about: float = ABOUT):
-    stack = np.array(list(_red_curves(d["lakshman.fig12"]).values()))
-    spread12 = float((stack.max(0) - stack.min(0)).max())
-    fig14 = _mean(d["lakshman.fig14"])
-    spread14 = float(fig14.max() - fig14.min())
-    return Verdict(max(spread12, spread14) <= about, f"largest gap between RED ranges at one buffer (Fig. 12) "
-                   f"{spread12:.3f}; across RED_full/RED_one = 1e2..1e12 (Fig. 14) {spread14:.3f}; robust if "
-                   f"<= {about:g} (our \"about\")")
+    curves = _red_curves(d["lakshman.fig12"])
+    points = Points()
+    gaps12 = [points.within(g, 0.0, about) or abs(g) for a, b in _pairs(curves) for g in curves[a] - curves[b]]
+    fig14 = np.ravel(_mean(d["lakshman.fig14"]))
+    gaps14 = [points.within(x - y, 0.0, about) or abs(x - y) for i, x in enumerate(fig14) for y in fig14[i + 1:]]
+    spread12 = max((abs(m - about) for m in points.margins[:len(gaps12)]), default=float("nan"))
+    spread14 = max((abs(m - about) for m in points.margins[len(gaps12):]), default=float("nan"))
+    return points.verdict(f"largest gap between two RED ranges at one buffer (Fig. 12) {spread12:.3f}; between two "
+                          f"RED_full/RED_one = 1e2..1e12 (Fig. 14) {spread14:.3f}; robust where <= {about:g} (our "
+                          f"\"about\"), each pair of ranges at each buffer a point", CONSISTENTLY)
 
 
 def _red_front_or_tail(d, about: float = ABOUT):
     front, tail = d["lakshman.fig13"], d["lakshman.fig12"]
-    rows, worst = [], 0.0
+    rows, points = [], Points()
     for r in front.red_one.values:
         gap = _mean(front, red_one=r) - _mean(tail, red_one=r)
-        worst = max(worst, float(np.abs(gap).max()))
+        for g in np.ravel(gap):
+            points.within(g, 0.0, about)
         rows.append(f"RED {float(r):g}..1: front - tail mean {gap.mean():+.3f}, largest {gap[np.argmax(np.abs(gap))]:+.3f}")
-    return Verdict(worst <= about, "; ".join(rows) + f" (little difference: within {about:g} at every buffer, our \"about\")")
+    return points.verdict("; ".join(rows) + f" (little difference: within {about:g} at each buffer, our \"about\")",
+                          CONSISTENTLY)
+
+
+def _pairs(curves: dict) -> list[tuple]:
+    """Every pair of keys of ``curves`` (RED ranges), each once."""
+    keys = list(curves)
+    return [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:]]
 
 
 RED_TARGETS = ("lakshman.fig10", "lakshman.fig11", "lakshman.fig12")

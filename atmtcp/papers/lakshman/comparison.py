@@ -11,10 +11,12 @@ beta thresholds of its conclusions (section 6). :func:`comparison` gives each ro
   full mode). A seed in which the discipline is below
   DECENT at the largest buffer (beta 4) has no threshold within our buffers: it counts as infinite
   (:func:`describe_thresholds`), and so do the mean and any bound of the interval it enters; such a
-  row has ``inside`` (the paper's value below an infinite bound is inside) but no ``difference``. The
-  paper's "3 or 4" and "2 and even 3" are two rows each (``decent_beta`` and
-  ``decent_beta_upper``), "1 ... although 1.25 might be better" two (``decent_beta``, ``better_beta``),
-  each beside the same distribution. Our seeds have no seed 0: ``seed0`` is empty.
+  row has ``inside`` (the paper's value below an infinite bound is inside) but no ``difference``. Each
+  discipline's statement is counted once: its ``decent_beta`` row is compared, with the paper's range
+  ("3 or 4": 3 to 4; "2 and even 3": 2 to 3; "1 ... although 1.25 might be better": 1 to 1.25) from all
+  its rows; the others (``decent_beta_upper``, ``better_beta``, and section 1's ``reno_taildrop_beta``,
+  the same statement as the conclusion for Cell-Tail) are shown beside the same distribution with the
+  status ``same statement``. Our seeds have no seed 0: ``seed0`` is empty.
 - ``model parameter``: a setting of the model echoed back (:data:`PARAMETERS`): buffer sizes, RTTs,
   packet sizes, the slot, link delays, the ACK delay, the RED ranges. ``reproduced`` is the value we
   ran with (``difference`` shows where ours differs by choice: the ACK delay, the slot); never counted
@@ -32,6 +34,7 @@ import xarray as xr
 from ...claims import common_seeds
 from ...kernel.aal5 import packet_cells
 from ...reference import ADDED_COLUMNS, COMPARED, PARAMETER, placed
+from ... import statistics
 from ...statistics import describe, interval
 from .claims import DECENT, TOTAL, _needed_beta
 from .experiments import FIG14_BUFFER, RED_FULL, RED_ONE
@@ -47,6 +50,10 @@ PARAMETERS = ("buffer_size_cells", "beta", "external_rtt_ms", "data_packet_bytes
               "ack_delay_ms", "sources", "rtt_ms", "red_one", "red_full", "red_plots", "buffer_cells")
 """Settings of the model (the paper's, or ours where it is silent), echoed back: never compared."""
 CONTEXT_STATUS = "context"
+PRIMARY = "decent_beta"
+"""The row of each discipline's requirement that is compared (the others name the same statement's range)."""
+SAME_STATEMENT = "same statement"
+"""The status of a threshold row that repeats a discipline's statement (shown, never counted)."""
 PAPER_WORDS = {"cell_tail": "3 or 4", "cell_front": "1 (1.25 better)", "frame_tail": "2, even 3",
                "frame_front": "1 or less"}
 """Section 6's buffer requirements in short (its numbers are the ``decent_beta``, ``decent_beta_upper`` and
@@ -135,7 +142,25 @@ def _differences(out: dict, paper: float) -> None:
     out["relative_difference_pct"] = 100 * out["difference"] / abs(paper) if paper else np.nan
 
 
-def _compare_row(row: pd.Series, data: dict[str, xr.Dataset]) -> dict:
+def statement_ranges(reference: pd.DataFrame) -> dict[str, tuple[float, float]]:
+    """Per discipline, the lowest and highest beta of its threshold rows: the range its statement names."""
+    rows = reference[reference.metric.isin(THRESHOLDS)]
+    return {policy: (float(group.value.min()), float(group.value.max())) for policy, group in rows.groupby("policy")}
+
+
+def _place_statement(out: dict, row: pd.Series, paper: float, ranges: dict) -> None:
+    """The paper's bounds for a compared threshold: the range its discipline's rows name, or the rounding of its
+    one number; and whether they meet our interval."""
+    low, high = ranges.get(row["policy"], (paper, paper))
+    if low < high:
+        out["paper_low"], out["paper_high"] = low, high
+        out["inside"] = statistics.overlaps(low, high, out["low"], out["high"])
+    else:
+        out["paper_low"], out["paper_high"], out["inside"] = placed(paper, row.get("paper_text"), out["kind"],
+                                                                    out["low"], out["high"])  # high may be inf
+
+
+def _compare_row(row: pd.Series, data: dict[str, xr.Dataset], ranges: dict | None = None) -> dict:
     """The columns :func:`comparison` adds to one reference row (:data:`atmtcp.reference.ADDED_COLUMNS`)."""
     metric, paper = row["metric"], float(row["value"])
     out = dict.fromkeys(ADDED_COLUMNS, np.nan)
@@ -158,9 +183,11 @@ def _compare_row(row: pd.Series, data: dict[str, xr.Dataset]) -> dict:
         _, values = needed_beta_per_seed(data, row["policy"])
         out.update(describe_thresholds(values), paper_runs=1)
         _differences(out, paper)
-        out["paper_low"], out["paper_high"], out["inside"] = placed(paper, row.get("paper_text"), out["kind"],
-                                                                    out["low"], out["high"])  # high may be inf
-        out["status"] = COMPARED if out["seeds"] else "no such cell"
+        _place_statement(out, row, paper, ranges or {})
+        if not out["seeds"]:
+            out["status"] = "no such cell"
+        else:
+            out["status"] = COMPARED if metric == PRIMARY else SAME_STATEMENT
     else:
         raise ValueError(f"data/reference/lakshman.csv: metric {metric!r} is neither a parameter, a threshold nor "
                          "context")
@@ -171,7 +198,8 @@ def comparison(reference: pd.DataFrame, data: dict[str, xr.Dataset]) -> pd.DataF
     """Every reference row beside ours, with the columns of :data:`atmtcp.reference.ADDED_COLUMNS` (see the
     module docstring): the thresholds ``compared`` as distributions over seeds, the settings echoed as
     ``model parameter``, the rest ``context`` or why not compared."""
-    rows = [{**row.to_dict(), **_compare_row(row, data)} for _, row in reference.iterrows()]
+    ranges = statement_ranges(reference)
+    rows = [{**row.to_dict(), **_compare_row(row, data, ranges)} for _, row in reference.iterrows()]
     table = pd.DataFrame(rows, columns=list(reference.columns) + ADDED_COLUMNS)
     for column in ("sources", "buffer", "seeds", "paper_runs"):
         table[column] = table[column].astype("Int64")
@@ -181,10 +209,10 @@ def comparison(reference: pd.DataFrame, data: dict[str, xr.Dataset]) -> pd.DataF
 def thresholds_table(table: pd.DataFrame) -> pd.DataFrame:
     """The compared rows of :func:`comparison` (the thresholds), in the paper's words beside the
     distribution of ours over the seeds."""
-    rows = table[table.status == COMPARED]
+    rows = table[table.status.isin((COMPARED, SAME_STATEMENT))]
     out = pd.DataFrame({
         "discipline": rows.policy.map(LABELS), "metric": rows.metric, "paper": rows.value,
-        "paper's words": rows.paper_text, "seeds": rows.seeds, "mean": rows.reproduced, "median": rows["median"],
+        "paper's words": rows.paper_text, "counted": rows.status == COMPARED, "seeds": rows.seeds, "mean": rows.reproduced, "median": rows["median"],
         "low": rows.low, "high": rows.high,
         "inside": rows.inside.map({True: "yes", False: "no"}).fillna("")})
     return out.set_index(["discipline", "metric"])

@@ -4,15 +4,17 @@ the reproduced datasets.
 Each quotes its sentence, names the targets it reads and computes its verdict from the data
 (:class:`atmtcp.claims.Claim`). The paper shows one run per figure, one draw of what its scenario
 leaves random (:mod:`atmtcp.papers.ewa.shared.measures`); its sentences are about that run. So every claim
-is read on the distribution over our seeds (``seed_share``): its check runs on the mean over the
-seeds and on each seed alone (datasets without a ``seed`` axis), and the claim passes when the mean
-passes and at least :data:`atmtcp.claims.SEED_SHARE` of the seeds do; the detail says how many agree. Where the
-paper says "in every run" (a count that must hold each time), the share is 1. Tolerances the paper
-does not give are stated with each claim.
+is read on the distribution over our seeds by the noise model (:func:`atmtcp.claims.noise_verdict`): its
+check runs on each seed alone (datasets without a ``seed`` axis) and records its margin at each point (a
+phase, a connection), a point agrees when the 90 % interval of its mean margin over the seeds lies on the
+claimed side, and the claim holds when :data:`atmtcp.words.EVERY` of its points agree; the detail also
+says in how many seeds alone it holds. The paper's words take their numbers from :mod:`atmtcp.words`;
+tolerances for its printed numbers are stated with each claim.
 """
 from __future__ import annotations
 
-from ....claims import Verdict
+from .... import words
+from ....claims import Points
 from ..shared.claims import claim, paper_by_phase
 
 UTILIZATION_TOLERANCE = 0.10
@@ -26,13 +28,16 @@ smaller's (Jain's index >= 0.988)."""
 FAIR_INDEX = 0.95
 """'fair progress', 'RED succeeds in achieving fairness' for more than two connections: Jain's index of
 the phase's throughputs at least 0.95."""
-LONG_OVER_SHORT = 0.8
-"""'significantly lower throughput': each long connection gets at most 0.8 of the short one's."""
+LONG_OVER_SHORT = 1.0 - words.SIGNIFICANT.value
+"""'significantly lower throughput': each long connection's throughput over the short one's below 1 with the
+interval of :data:`atmtcp.words.SIGNIFICANT` (before the words table: at most 0.8, a size, not a
+significance; the sweep of the words table reads it at 0.99 and 0.95 too)."""
 SLOW_STARTS = 3
 """'periodically go through slow-start': at least three timeouts (each a slow start after the first)
 per connection in the 20 s."""
-COMPARABLE = 0.05
-"""'comparable to those from Drop-from-Front': mean utilization over the 20 s within 5 points."""
+COMPARABLE = words.ABOUT.value
+"""'comparable to those from Drop-from-Front': mean utilization over the 20 s within :data:`atmtcp.words.ABOUT`
+(before the words table: 0.05, which the table's sweep still shows)."""
 
 
 EVERY_RUN = 1.0
@@ -48,12 +53,12 @@ def paper_utilization(target: str) -> dict[str, float]:
 def _utilization_near_paper(target: str):
     def check(d):
         ds = d[target]
-        rows, ok = [], True
+        rows, points = [], Points()
         for phase, paper in paper_utilization(target).items():
             ours = float(ds.utilization_phase.sel(phase=phase))
-            ok &= abs(ours - paper) <= UTILIZATION_TOLERANCE
+            points.within(ours, paper, UTILIZATION_TOLERANCE)
             rows.append(f"{phase}: {ours:.2f} (paper {paper:.2f})")
-        return Verdict(ok, "; ".join(rows) + f". Within {UTILIZATION_TOLERANCE:.2f} of the paper in every phase "
+        return points.verdict("; ".join(rows) + f". Within {UTILIZATION_TOLERANCE:.2f} of the paper in every phase "
                        "counts as reproduced.")
     return check
 
@@ -61,9 +66,10 @@ def _utilization_near_paper(target: str):
 def _last_phase_ratio(target: str, unfair: bool):
     def check(d):
         ratio = float(d[target].share_ratio_phase.sel(phase="15-20 s"))
-        ok = ratio >= UNFAIR_RATIO if unfair else ratio <= FAIR_RATIO
+        points = Points()
+        points.at_least(ratio, UNFAIR_RATIO) if unfair else points.at_most(ratio, FAIR_RATIO)
         rule = f">= {UNFAIR_RATIO}" if unfair else f"<= {FAIR_RATIO}"
-        return Verdict(ok, f"15-20 s, larger / smaller throughput of the two connections: {ratio:.2f} (needs {rule})")
+        return points.verdict(f"15-20 s, larger / smaller throughput of the two connections: {ratio:.2f} (needs {rule})")
     return check
 
 
@@ -71,7 +77,10 @@ def _fair_phases(target: str, phases: tuple[str, ...]):
     def check(d):
         fair = d[target].fairness_phase
         rows = [(p, float(fair.sel(phase=p))) for p in phases]
-        return Verdict(all(v >= FAIR_INDEX for _, v in rows), "; ".join(
+        points = Points()
+        for _, v in rows:
+            points.at_least(v, FAIR_INDEX)
+        return points.verdict("; ".join(
             f"{p}: Jain's index {v:.3f}" for p, v in rows) + f" (needs >= {FAIR_INDEX})")
     return check
 
@@ -80,7 +89,10 @@ def _better_in_every_phase(better: str, worse: str):
     def check(d):
         a, b = d[better].utilization_phase, d[worse].utilization_phase
         rows = [f"{p}: {float(a.sel(phase=p)):.2f} vs {float(b.sel(phase=p)):.2f}" for p in a.phase.values]
-        return Verdict(bool((a > b).all()), "; ".join(rows))
+        points = Points()
+        for p in a.phase.values:
+            points.at_least(float(a.sel(phase=p)), float(b.sel(phase=p)))
+        return points.verdict("; ".join(rows))
     return check
 
 
@@ -92,13 +104,17 @@ def _mean_utilization(ds) -> float:
 def _utilization_above(better: str, worse: str, names: tuple[str, str]):
     def check(d):
         a, b = _mean_utilization(d[better]), _mean_utilization(d[worse])
-        return Verdict(a > b, f"utilization over the 20 s: {names[0]} {a:.3f}, {names[1]} {b:.3f}")
+        points = Points()
+        points.at_least(a, b)
+        return points.verdict(f"utilization over the 20 s: {names[0]} {a:.3f}, {names[1]} {b:.3f}")
     return check
 
 
 def _red_005_like_dff(d):
     u5, dff = _mean_utilization(d["ewa.fig12"]), _mean_utilization(d["ewa.fig8"])
-    return Verdict(abs(u5 - dff) <= COMPARABLE, f"utilization over the 20 s: RED 0.05 {u5:.3f}, "
+    points = Points()
+    points.within(u5, dff, COMPARABLE)
+    return points.verdict(f"utilization over the 20 s: RED 0.05 {u5:.3f}, "
                    f"Drop-from-Front {dff:.3f} (comparable: within {COMPARABLE})")
 
 
@@ -106,15 +122,20 @@ def _long_below_short(d):
     thr = d["ewa.fig4"].throughput_mbps
     short = float(thr.sel(source="3b"))
     rows = {s: float(thr.sel(source=s)) for s in ("1", "2b")}
-    ok = all(v <= LONG_OVER_SHORT * short for v in rows.values())
-    return Verdict(ok, ", ".join(f"{s}: {v:.1f}" for s, v in rows.items()) + f" Mbit/s against 3b: {short:.1f} "
+    points = Points()
+    for v in rows.values():
+        points.at_most(v / max(short, 1e-9), LONG_OVER_SHORT)
+    return points.verdict(", ".join(f"{s}: {v:.1f}" for s, v in rows.items()) + f" Mbit/s against 3b: {short:.1f} "
                    f"(needs <= {LONG_OVER_SHORT} x)")
 
 
 def _repeated_slow_start(d):
     timeouts = d["ewa.fig2"].timeouts
     detail = ", ".join(f"{s}: {float(timeouts.sel(source=s)):.3g}" for s in timeouts.source.values)
-    return Verdict(bool((timeouts >= SLOW_STARTS).all()), f"timeouts per connection in 20 s: {detail} (needs "
+    points = Points()
+    for s in timeouts.source.values:
+        points.at_least(float(timeouts.sel(source=s)), SLOW_STARTS)
+    return points.verdict(f"timeouts per connection in 20 s: {detail} (needs "
                    f">= {SLOW_STARTS} for each connection, in every run)")
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....claims import Verdict
+from .... import words
+from ....claims import Points, Verdict
 from ..section4.claims import EMPTY_AT_MOST
 from ..section4.experiments import scenario_of
 from ..section4.scenario import SCENARIOS, buffer_packets, pipe_packets
@@ -35,8 +36,10 @@ def _linear_oscillates(d):
     lin, log = _fig13(d, "linear", 40), _fig13(d, "log", 40)
     sd_lin, sd_log = float(lin.queue_sd), float(log.queue_sd)
     buffer = buffer_packets(SCENARIOS["new_connections"])
-    ok = sd_lin >= OSCILLATION * max(sd_log, 1e-9) and sd_lin >= 0.05 * buffer
-    return Verdict(ok, f"40 connections, alpha = 1, from 1 s on: the queue's standard deviation {sd_lin:.1f} packets "
+    points = Points()
+    points.at_least(sd_lin, OSCILLATION * max(sd_log, 1e-9))
+    points.at_least(sd_lin, 0.05 * buffer)
+    return points.verdict(f"40 connections, alpha = 1, from 1 s on: the queue's standard deviation {sd_lin:.1f} packets "
                    f"(linear) against {sd_log:.1f} (logarithmic), of {buffer}; linear: {float(lin.packets_dropped):.0f}"
                    f" packets dropped and {float(lin.timeouts):.0f} timeouts per run, logarithmic "
                    f"{float(log.packets_dropped):.0f} and {float(log.timeouts):.0f}")
@@ -45,7 +48,10 @@ def _linear_oscillates(d):
 def _linear_underflows(d):
     lin, log = _fig13(d, "linear", 40), _fig13(d, "log", 40)
     empty, u_lin, u_log = float(lin.empty_fraction), float(lin.utilization), float(log.utilization)
-    return Verdict(empty >= EMPTY_AT_MOST and u_lin < u_log,
+    points = Points()
+    points.at_least(empty, EMPTY_AT_MOST)
+    points.at_most(u_lin, u_log)
+    return points.verdict(
                    f"linear: buffer empty in {100 * empty:.1f} % of the samples (needs >= {100 * EMPTY_AT_MOST:g} %), "
                    f"utilization {u_lin:.3f} against the logarithmic {u_log:.3f}; the linear queue's mean is "
                    f"{float(lin.queue_mean):.0f} of {buffer_packets(SCENARIOS['new_connections'])} packets "
@@ -55,7 +61,10 @@ def _linear_underflows(d):
 def _log_steady(d):
     log = _fig13(d, "log", 40)
     sd, drops = float(log.queue_sd), float(log.packets_dropped)
-    return Verdict(sd <= 2.0 and drops == 0, f"40 connections, alpha = 1: the queue's standard deviation {sd:.2f} "
+    points = Points()
+    points.at_most(sd, 2.0)
+    points.at_most(drops, 0.0)
+    return points.verdict(f"40 connections, alpha = 1: the queue's standard deviation {sd:.2f} "
                    f"packets from 1 s on (needs <= 2), {drops:.0f} packets dropped (needs 0), mean "
                    f"{float(log.queue_mean):.1f} packets")
 
@@ -63,7 +72,10 @@ def _log_steady(d):
 def _log_small_feedback(d):
     log, lin = _fig13(d, "log", 10), _fig13(d, "linear", 10)
     u = float(log.utilization)
-    return Verdict(u < 0.9 and float(log.window_fed_back) < float(lin.window_fed_back),
+    points = Points()
+    points.at_most(u, 0.9)
+    points.at_most(float(log.window_fed_back), float(lin.window_fed_back) - words.SIGNIFICANT.value)
+    return points.verdict(
                    f"10 connections, alpha = 1: logarithmic window {float(log.window_fed_back):.1f} segments, "
                    f"linear {float(lin.window_fed_back):.1f}; L1's utilization {u:.3f} (logarithmic) and "
                    f"{float(lin.utilization):.3f} (linear); needs the logarithmic below 0.9")

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....claims import Verdict
+from .... import words
+from ....claims import Points
 from ..shared.claims import claim, paper_by_phase
 from .experiments import scenario_of
 from .scenario import SCENARIOS
@@ -25,25 +26,28 @@ SHARE_TOLERANCE = 0.10
 (relative) of 1/N of the maximum TCP throughput."""
 EMPTY_AT_MOST = 0.01
 """'the buffer never underflows': at most 1 % of the 5 ms samples (steady parts) find it empty."""
-FAIR = 0.99
-"""'perfectly fair', 'equal throughputs': Jain's index of the open connections at least 0.99."""
-FAIRISH = 0.95
-"""'fair', 'small variations': Jain's index at least 0.95."""
-ABOUT = 0.5
-"""'approximately' a duration: within a factor 1 +- 0.5 of the paper's (150 ms: 75-225 ms; 2 s: 1-3 s)."""
+FAIR = words.PERFECTLY_FAIR.value
+"""'perfectly fair', 'equal throughputs': Jain's index of the open connections (:data:`atmtcp.words.PERFECTLY_FAIR`)."""
+FAIRISH = words.FAIR.value
+"""'fair', 'small variations': Jain's index (:data:`atmtcp.words.FAIR`)."""
+ABOUT = words.APPROXIMATELY.value
+"""'approximately' a duration: within a factor 1 +- this of the paper's (150 ms: 75-225 ms; 2 s: 1-3 s;
+:data:`atmtcp.words.APPROXIMATELY`)."""
 WINDOW_TOLERANCE = 0.25
 """'approximately 40 Kbytes': within 25 %."""
 UTILIZATION_TOLERANCE = 0.05
 """'76%': within 5 points of utilization."""
 SLOW_STARTS = 3
 """'a large number of slow-starts': at least three timeouts per connection in the 20 s (section 2's)."""
-SIGNIFICANTLY = 0.05
-"""'significantly worse': at least 5 points of utilization below."""
+SIGNIFICANTLY = words.SIGNIFICANT.value
+"""'significantly worse': below with the interval of :data:`atmtcp.words.SIGNIFICANT` (before the words table:
+at least 5 points below, which the table's sweep still shows)."""
 SIGNIFICANT_LOSS = 0.5
 """'significant improvements in packet loss rate': at most half the packets dropped per run."""
-SIGNIFICANT_GAIN = 0.01
-"""'significant improvements in ... throughput': L1's utilization over 20 s at least 1 point higher; in
-fairness: a higher Jain's index (it cannot rise much near 1) of at least 0.99 ('a high degree of fairness')."""
+SIGNIFICANT_GAIN = words.SIGNIFICANT.value
+"""'significant improvements in ... throughput': L1's utilization over 20 s higher with the interval of
+:data:`atmtcp.words.SIGNIFICANT` (before the words table: at least 1 point higher); in fairness: a higher Jain's
+index (the same reading) of at least :data:`FAIR` ('a high degree of fairness')."""
 
 
 SECTION_2 = {"Drop-from-Front": "ewa.fig7", "RED 0.02": "ewa.fig9", "RED 0.05": "ewa.fig11"}
@@ -60,7 +64,10 @@ def _steady_full(target: str):
     def check(d):
         u = d[target].utilization_steady
         rows = [f"{p}: {float(u.sel(phase=p)):.3f}" for p in u.phase.values]
-        return Verdict(bool((u >= FULL).all()), "; ".join(rows) + f" (steady parts; needs >= {FULL})")
+        points = Points()
+        for p in u.phase.values:
+            points.at_least(float(u.sel(phase=p)), FULL)
+        return points.verdict("; ".join(rows) + f" (steady parts; needs >= {FULL})")
     return check
 
 
@@ -68,14 +75,15 @@ def _equal_shares(target: str):
     def check(d):
         ds = d[target]
         s = SCENARIOS[scenario_of(target)]
-        rows, ok = [], True
+        rows, points = [], Points()
         for phase, start, end in s.phases:
             n = len(s.open_in(start, end))
             each = ds.throughput_steady.sel(phase=phase).values / float(ds.max_tcp_throughput_mbps)
             each = each[s.open_in(start, end)]
-            ok &= bool(np.all(np.abs(each - 1 / n) <= SHARE_TOLERANCE / n))
+            for share in each:
+                points.within(share, 1 / n, SHARE_TOLERANCE / n)
             rows.append(f"{phase}: {n} connections, shares {each.min():.3f}-{each.max():.3f} (1/{n} = {1 / n:.3f})")
-        return Verdict(ok, "; ".join(rows) + f" (steady parts; each within {100 * SHARE_TOLERANCE:g} % of 1/N)")
+        return points.verdict("; ".join(rows) + f" (steady parts; each within {100 * SHARE_TOLERANCE:g} % of 1/N)")
     return check
 
 
@@ -85,10 +93,14 @@ def _no_underflow(target: str, overflow_too: bool = False):
         ds = d[target]
         empty = ds.empty_fraction_steady
         drops = float(ds.packets_dropped.sum("source"))
-        ok = bool((empty <= EMPTY_AT_MOST).all()) and (not overflow_too or drops == 0)
+        points = Points()
+        for p in empty.phase.values:
+            points.at_most(float(empty.sel(phase=p)), EMPTY_AT_MOST)
+        if overflow_too:
+            points.at_most(drops, 0.0)
         text = "; ".join(f"{p}: buffer empty in {100 * float(empty.sel(phase=p)):.2f} % of the samples"
                          for p in empty.phase.values)
-        return Verdict(ok, text + f" (steady parts; needs <= {100 * EMPTY_AT_MOST:g} %); packets dropped: "
+        return points.verdict(text + f" (steady parts; needs <= {100 * EMPTY_AT_MOST:g} %); packets dropped: "
                        f"{drops:.3g}" + (" (needs 0)" if overflow_too else ""))
     return check
 
@@ -97,9 +109,11 @@ def _window_growth_after_15s(d):
     ds = d["ewa.fig15"].sel(phase="15-20 s")
     before, after = float(ds.window_before_kb), float(ds.window_after_kb)
     lasted = float(ds.underflow_ms)
-    ok = abs(before - 40) <= WINDOW_TOLERANCE * 40 and abs(after - 85) <= WINDOW_TOLERANCE * 85 and \
-        abs(lasted - 150) <= ABOUT * 150
-    return Verdict(ok, f"each remaining connection's transmission window {before:.0f} KB before 15 s and "
+    points = Points()
+    points.within(before, 40, WINDOW_TOLERANCE * 40)
+    points.within(after, 85, WINDOW_TOLERANCE * 85)
+    points.within(lasted, 150, ABOUT * 150)
+    return points.verdict(f"each remaining connection's transmission window {before:.0f} KB before 15 s and "
                    f"{after:.0f} KB when the buffer's underflow ends, {lasted:.0f} ms after 15 s; the paper: about 40 "
                    "and 85 KB, about 150 ms. Its own arithmetic (45 KB, 30 segments, at one segment per 11 ms round "
                    "trip) gives 330 ms per connection. Here the windows follow EWA's feedback (cwnd is far above it), "
@@ -111,20 +125,27 @@ def _fair(target: str, phases=None, level: float = FAIR, steady: bool = True):
         fair = d[target]["fairness_steady" if steady else "fairness_phase"]
         names = phases or list(fair.phase.values)
         rows = [(p, float(fair.sel(phase=p))) for p in names]
-        return Verdict(all(v >= level for _, v in rows), "; ".join(f"{p}: Jain's index {v:.3f}" for p, v in rows) +
+        points = Points()
+        for _, v in rows:
+            points.at_least(v, level)
+        return points.verdict("; ".join(f"{p}: Jain's index {v:.3f}" for p, v in rows) +
                        f" ({'steady parts; ' if steady else ''}needs >= {level})")
     return check
 
 
 def _min_utilization(d):
     low = float(d["ewa.fig21"].utilization_min)
-    return Verdict(low >= 0.6, f"lowest 250 ms utilization after the first second: {low:.3f} (needs >= 0.60)")
+    points = Points()
+    points.at_least(low, 0.6)
+    return points.verdict(f"lowest 250 ms utilization after the first second: {low:.3f} (needs >= 0.60)")
 
 
 def _recovery(target: str, phase: str, paper_s: float):
     def check(d):
         rec = float(d[target].recovery_s.sel(phase=phase))
-        return Verdict(abs(rec - paper_s) <= ABOUT * paper_s,
+        points = Points()
+        points.within(rec, paper_s, ABOUT * paper_s)
+        return points.verdict(
                        f"after {phase.split('-')[0]} s L1's utilization stays >= 0.95 from {rec:.2f} s on; the paper: "
                        f"about {paper_s:g} s, within {100 * ABOUT:g} % counts")
     return check
@@ -136,7 +157,9 @@ def _equal_windows(d):
     phase = ds.time.values <= 10.0
     windows = np.minimum(ds.cwnd, ds.window_fed_back).isel(time=np.where(steady & phase)[0]).mean("time")
     ratio = float(windows.max() / windows.min())
-    return Verdict(ratio <= 1.05, f"0.5-10 s: mean transmission windows {float(windows.min()) / 1024:.1f}-"
+    points = Points()
+    points.at_most(ratio, 1.05)
+    return points.verdict(f"0.5-10 s: mean transmission windows {float(windows.min()) / 1024:.1f}-"
                    f"{float(windows.max()) / 1024:.1f} KB, largest / smallest {ratio:.3f} (needs <= 1.05)")
 
 
@@ -145,9 +168,12 @@ def _rtt_bias(d):
     thr = ds.throughput_steady.sel(phase="0-10 s")
     by_delay = thr.groupby(ds.ip_delay_ms).mean()
     values = by_delay.values
-    decreasing = bool(np.all(np.diff(values) < 0))
     fair = float(ds.fairness_steady.sel(phase="0-10 s"))
-    return Verdict(decreasing and fair >= FAIRISH, "0.5-10 s, throughput by one-way IP delay: " + ", ".join(
+    points = Points()
+    for step in np.diff(values):
+        points.at_most(step, 0.0)
+    points.at_least(fair, FAIRISH)
+    return points.verdict("0.5-10 s, throughput by one-way IP delay: " + ", ".join(
         f"{delay:g} ms {v:.1f}" for delay, v in zip(by_delay.ip_delay_ms.values, values)) +
         f" Mbit/s (needs to fall with the delay); Jain's index {fair:.3f} (needs >= {FAIRISH})")
 
@@ -155,7 +181,10 @@ def _rtt_bias(d):
 def _utilization_at_least(target: str, level: float, steady: bool = False):
     def check(d):
         u = d[target]["utilization_steady" if steady else "utilization_phase"]
-        return Verdict(bool((u >= level).all()), "; ".join(f"{p}: {float(u.sel(phase=p)):.3f}" for p in u.phase.values) +
+        points = Points()
+        for p in u.phase.values:
+            points.at_least(float(u.sel(phase=p)), level)
+        return points.verdict("; ".join(f"{p}: {float(u.sel(phase=p)):.3f}" for p in u.phase.values) +
                        f" (needs >= {level})")
     return check
 
@@ -165,7 +194,10 @@ def _joins_within_half_second(d):
     fair = float(ds.fairness_steady.sel(phase="10-15 s"))
     first = ds.source_utilization.sel(interval=10.75)
     jain = float(first.sum("source") ** 2 / (10 * (first ** 2).sum("source")))
-    return Verdict(fair >= FAIR and jain >= FAIRISH,
+    points = Points()
+    points.at_least(fair, FAIR)
+    points.at_least(jain, FAIRISH)
+    return points.verdict(
                    f"Jain's index of the ten connections from 10.5 to 15 s {fair:.3f} (needs >= {FAIR}); in the "
                    f"interval 10.5-10.75 s {jain:.3f} (needs >= {FAIRISH})")
 
@@ -176,7 +208,9 @@ def _no_drops_between(target: str, start: float, end: float):
         ds = d[target]
         dropped = float(ds.queue_dropped.sel(sample_time=end, method="nearest") -
                         ds.queue_dropped.sel(sample_time=start, method="nearest"))
-        return Verdict(dropped == 0, f"packets dropped at AAP-1 between {start:g} and {end:g} s: {dropped:.3g} "
+        points = Points()
+        points.at_most(dropped, 0.0)
+        return points.verdict(f"packets dropped at AAP-1 between {start:g} and {end:g} s: {dropped:.3g} "
                        f"(needs 0); in the whole run: {float(ds.packets_dropped.sum('source')):.3g}")
     return check
 
@@ -185,7 +219,9 @@ def _no_bias(d):
     ds = d["ewa.fig28"]
     thr = ds.throughput_phase.sel(phase="10-15 s").values
     ratio = thr[5:].mean() / thr[:5].mean()
-    return Verdict(abs(ratio - 1) <= 0.05, f"10-15 s, the new connections' mean throughput over the old ones': "
+    points = Points()
+    points.within(ratio, 1.0, 0.05)
+    return points.verdict(f"10-15 s, the new connections' mean throughput over the old ones': "
                    f"{ratio:.3f} (needs within 5 % of 1)")
 
 
@@ -194,8 +230,10 @@ def _available_76(d):
     u = float(ds.utilization_phase.mean())   # the run's one phase, 0-20 s
     avail = float(ds.available_share)
     paper = paper_by_phase("ewa.fig33", "l1_utilization")["0-20 s"]
-    ok = abs(u - paper) <= UTILIZATION_TOLERANCE and u / avail >= FULL
-    return Verdict(ok, f"L1's utilization over 20 s {u:.3f} (paper {paper:.2f}); the share of L1 the priority VC left "
+    points = Points()
+    points.within(u, paper, UTILIZATION_TOLERANCE)
+    points.at_least(u / avail, FULL)
+    return points.verdict(f"L1's utilization over 20 s {u:.3f} (paper {paper:.2f}); the share of L1 the priority VC left "
                    f"{avail:.3f}, so TCP used {u / avail:.3f} of what it had (needs within {UTILIZATION_TOLERANCE} of "
                    f"the paper and >= {FULL} of the available)")
 
@@ -204,7 +242,10 @@ def _spurious_retransmissions(d):
     ds, bursty = d["ewa.fig30"], d["ewa.fig34"]
     retx, drops = float(ds.retransmissions.sum("source")), float(ds.packets_dropped.sum("source"))
     total = lambda x, name: f"{float(x[name].sum('source')):.3g}"  # noqa: E731
-    return Verdict(retx > 0 and drops == 0, f"retransmissions {retx:.3g}, packets dropped {drops:.3g}, timeouts "
+    points = Points()
+    points.at_least(retx, 1.0)
+    points.at_most(drops, 0.0)
+    return points.verdict(f"retransmissions {retx:.3g}, packets dropped {drops:.3g}, timeouts "
                    f"{total(ds, 'timeouts')} per run (needs retransmissions and no loss). The round trip here "
                    "swings by at most the buffer's 20 ms, and 4.4BSD's estimator with 20 ms ticks keeps the timeout "
                    f"above it. Section 4.6's runs (Fig. 34) do retransmit without loss: "
@@ -214,7 +255,9 @@ def _spurious_retransmissions(d):
 
 def _on_off_half(d):
     ratio = float(d["ewa.fig34"].on_off_over_persistent)
-    return Verdict(abs(ratio - 0.5) <= 0.1, f"ON/OFF over persistent throughput: {ratio:.3f} (needs 0.5 +- 0.1). Each "
+    points = Points()
+    points.within(ratio, 0.5, 0.1)
+    return points.verdict(f"ON/OFF over persistent throughput: {ratio:.3f} (needs 0.5 +- 0.1). Each "
                    "ON period starts with a whole window sent at once, so an ON period of two round trips on average "
                    "carries about three windows: (1 + 2) / 4 = 0.75 if every window were equal")
 
@@ -224,7 +267,9 @@ def _on_off_fair(d):
     thr = ds.throughput_phase.isel(phase=0)
     on_off = thr.where(ds.application == "on_off", drop=True)
     jain = float(on_off.sum("source") ** 2 / (on_off.sizes["source"] * (on_off ** 2).sum("source")))
-    return Verdict(jain >= FAIRISH, f"Jain's index of the 30 ON/OFF connections' throughputs over 20 s: {jain:.3f} "
+    points = Points()
+    points.at_least(jain, FAIRISH)
+    return points.verdict(f"Jain's index of the 30 ON/OFF connections' throughputs over 20 s: {jain:.3f} "
                    f"(needs >= {FAIRISH})")
 
 
@@ -233,7 +278,10 @@ def _mostly_perfect(target: str):
         u = d[target].utilization.sel(interval=slice(1.0 + 1e-9, None))
         share = float((u >= 0.95).mean())
         mean = float(u.mean())
-        return Verdict(mean >= 0.95 and share >= 0.9, f"after the first second: mean {mean:.3f}, {100 * share:.0f} % of "
+        points = Points()
+        points.at_least(mean, 0.95)
+        points.at_least(share, 0.9)
+        return points.verdict(f"after the first second: mean {mean:.3f}, {100 * share:.0f} % of "
                        "the 250 ms intervals at >= 0.95 (needs a mean >= 0.95 and >= 90 % of the intervals)")
     return check
 
@@ -244,13 +292,17 @@ def _equal_transmission_windows(d):
     on_off = float(windows.where(ds.application == "on_off").mean())
     persistent = float(windows.where(ds.application == "persistent").mean())
     ratio = on_off / persistent
-    return Verdict(abs(ratio - 1) <= 0.15, f"mean transmission window from 0.5 s on: ON/OFF {on_off / 1024:.1f} KB, "
+    points = Points()
+    points.within(ratio, 1.0, 0.15)
+    return points.verdict(f"mean transmission window from 0.5 s on: ON/OFF {on_off / 1024:.1f} KB, "
                    f"persistent {persistent / 1024:.1f} KB, ratio {ratio:.3f} (needs within 15 % of 1)")
 
 
 def _red_worse_utilization(d):
     red, ewa = float(d["ewa.fig39"].utilization_phase.mean()), float(d["ewa.fig37"].utilization_phase.mean())
-    return Verdict(red <= ewa - SIGNIFICANTLY, f"L1's utilization over 20 s: RED {red:.3f}, EWA {ewa:.3f} (needs RED at "
+    points = Points()
+    points.at_most(red, ewa - SIGNIFICANTLY)
+    return points.verdict(f"L1's utilization over 20 s: RED {red:.3f}, EWA {ewa:.3f} (needs RED at "
                    f"least {SIGNIFICANTLY} below)")
 
 
@@ -261,14 +313,19 @@ def _persistent_jain(ds) -> float:
 
 def _red_less_fair(d):
     red, ewa = _persistent_jain(d["ewa.fig38"]), _persistent_jain(d["ewa.fig34"])
-    return Verdict(red < ewa, f"Jain's index of the ten persistent connections' throughputs: RED {red:.3f}, EWA {ewa:.3f}")
+    points = Points()
+    points.at_most(red, ewa)
+    return points.verdict(f"Jain's index of the ten persistent connections' throughputs: RED {red:.3f}, EWA {ewa:.3f}")
 
 
 def _red_slow_starts(d):
     timeouts = d["ewa.fig38"].timeouts
     least = float(timeouts.min())
     ewa = float(d["ewa.fig34"].timeouts.sum("source"))
-    return Verdict(least >= SLOW_STARTS, f"timeouts per connection in 20 s: {least:.3g}-{float(timeouts.max()):.3g}, "
+    points = Points()
+    for v in timeouts.values.ravel():
+        points.at_least(float(v), SLOW_STARTS)
+    return points.verdict(f"timeouts per connection in 20 s: {least:.3g}-{float(timeouts.max()):.3g}, "
                    f"{float(timeouts.sum('source')):.0f} per run; EWA: {ewa:.0f} per run (needs >= {SLOW_STARTS} "
                    "for every connection)")
 
@@ -278,23 +335,31 @@ def _against_section_2(quantity: str):
     def check(d):
         ewa = d["ewa.fig14"]
         values = {"EWA": ewa, **{name: d[target] for name, target in SECTION_2.items()}}
+        points = Points()
         if quantity == "loss":
             numbers = {k: float(v.packets_dropped.sum("source")) for k, v in values.items()}
-            ok = all(numbers["EWA"] <= SIGNIFICANT_LOSS * v for k, v in numbers.items() if k != "EWA")
+            for k, v in numbers.items():
+                if k != "EWA":
+                    points.at_most(numbers["EWA"], SIGNIFICANT_LOSS * v)
             text, rule = "packets dropped per run: ", f"EWA at most {SIGNIFICANT_LOSS:g} x each"
         elif quantity == "fairness":
             numbers = {k: float(v.fairness_phase.mean()) for k, v in values.items()}
-            ok = numbers["EWA"] >= FAIR and all(numbers["EWA"] > v for k, v in numbers.items() if k != "EWA")
+            points.at_least(numbers["EWA"], FAIR)
+            for k, v in numbers.items():
+                if k != "EWA":
+                    points.at_least(numbers["EWA"], v + SIGNIFICANT_GAIN)
             text, rule = "Jain's index, mean over phases: ", f"EWA above each, and >= {FAIR}"
         else:
             numbers = {k: float(v.utilization.mean()) for k, v in values.items()}
-            ok = all(numbers["EWA"] >= v + SIGNIFICANT_GAIN for k, v in numbers.items() if k != "EWA")
+            for k, v in numbers.items():
+                if k != "EWA":
+                    points.at_least(numbers["EWA"], v + SIGNIFICANT_GAIN)
             text, rule = "L1's utilization over 20 s: ", f"EWA at least {SIGNIFICANT_GAIN} above each"
         by_phase = "" if quantity != "throughput" else " Per phase (EWA; Drop-from-Front): " + "; ".join(
             f"{p}: {float(ewa.utilization_phase.sel(phase=p)):.3f}; "
             f"{float(values['Drop-from-Front'].utilization_phase.sel(phase=p)):.3f}"
             for p in ewa.phase.values) + "."
-        return Verdict(ok, text + ", ".join(f"{k} {v:.4g}" for k, v in numbers.items()) +
+        return points.verdict(text + ", ".join(f"{k} {v:.4g}" for k, v in numbers.items()) +
                        f" (needs {rule})." + by_phase + SECTION_2_READING)
     return check
 
