@@ -41,7 +41,7 @@ def test_goyal1998_notebook_runs_in_quick_mode(tmp_path):
     paper = figures / "goyal1998"
     for name in ("claims.md", "comparison.csv", "goyal1998.table1.md", "goyal1998.fig5.png",
                  "goyal1998.sack_bound.png", "goyal1998.fba_factorial.png", "goyal1998.ubr_sensitivity.png",
-                 "claims.html", "comparison.html", "summary.rst"):
+                 "claims.html", "comparison.html", "summary.rst", "goyal1998.tcp_behaviour.md"):
         assert (paper / name).exists(), name
     summary = (paper / "summary.rst").read_text()
     assert "QUICK MODE" in summary and "claims:" in summary and "goyal1998.table8" in summary
