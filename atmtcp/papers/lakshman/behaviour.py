@@ -4,7 +4,7 @@ the window at each timeout under both readings of the increase.
 
 The sentence would decide the increase if one reading gave the behaviour it states and the other did not.
 It does not: in the exploring runs (Figs. 2, 7 and 10, two buffers, seed 1) fast retransmit starts most loss
-events under both readings except in Fig. 10's smallest buffers (0.40-0.61 there under either), and under
+events under both readings except in some of Fig. 10's runs at 1152 cells (0.40-0.61 there under either), and under
 both most timeouts come at windows of 3 segments or more. So the checks decide no setting (``decides`` is
 empty); the increase stays 4.3-Reno's (:data:`atmtcp.papers.lakshman.scenario.TCP_SETTINGS`).
 
