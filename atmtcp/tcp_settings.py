@@ -3,7 +3,12 @@
 The rule, chosen before the results and applied to all five documents (docs/modelling.md, "What a paper
 leaves unsaid"):
 
-1. A paper's explicit statement about the TCP it simulated wins.
+1. A paper's explicit statement about the TCP it simulated wins: a sentence that names the setting
+   (:data:`PAPER`), or one that states how the simulated TCP behaved (:data:`BEHAVIOUR`: "approximately
+   one segment every round-trip time", "most losses ... are detected by the fast retransmit procedure"),
+   which decides the setting that produces that behaviour. Where sentences conflict, the more specific
+   statement about the paper's own simulation wins over a general description of TCP. Each behaviour
+   sentence is also a check on the headline runs (:class:`BehaviourCheck`, on the paper's docs page).
 2. Where a paper only names a TCP ("Reno", "Jacobson's", "4.3-Reno"), a setting it does not state
    is 4.4BSD-Lite's implementation of that TCP (:meth:`atmtcp.model.TcpConfig.bsd44`), the
    "Reno" of 1996-97 and the reference implementation of the era.
@@ -17,25 +22,29 @@ simulated TCP cannot differ.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from . import model as m
 
 PAPER = "paper"
+BEHAVIOUR = "paper (behaviour)"
 BSD = "4.4BSD-Lite"
+SOURCES = (PAPER, BEHAVIOUR, BSD)
 PER_SCENARIO = None
 """A stated value that differs between a paper's scenarios: the scenario passes it to :func:`tcp_from`."""
 
 FIELDS = tuple(m.BSD44_PROFILE)
+"""The settings every paper's record covers: those a paper may leave unsaid."""
 BEFORE_THE_RULE = dict(increase="float", ssthresh_rule="half_cwnd", recovery_exit_opens=False)
 """How the project read an unstated TCP before the rule: goyal1998's explicit TCP (section 2, 5.1). The
 sensitivity targets (``ewa.tcp_sensitivity``, ``lakshman.tcp_sensitivity``) run it beside the headline."""
-"""The settings every paper's record covers: those a paper may leave unsaid."""
 
 
 @dataclass(frozen=True)
 class Setting:
-    """One TCP setting of one paper: its value, who decides it (:data:`PAPER` or :data:`BSD`) and the
-    sentence that decides it (the paper's words, or what the paper names and 4.4BSD-Lite's code)."""
+    """One TCP setting of one paper: its value, who decides it (:data:`PAPER`, :data:`BEHAVIOUR` or
+    :data:`BSD`) and the sentence that decides it (the paper's words, or what the paper names and
+    4.4BSD-Lite's code)."""
 
     field: str
     value: object
@@ -44,7 +53,7 @@ class Setting:
 
     def __post_init__(self):
         m._check(self.field in FIELDS, "Setting", "field", self.field, f"one of {FIELDS}")
-        m._check(self.source in (PAPER, BSD), "Setting", "source", self.source, f"'{PAPER}' or '{BSD}'")
+        m._check(self.source in SOURCES, "Setting", "source", self.source, f"one of {SOURCES}")
         if self.source == BSD:
             m._check(self.value == m.BSD44_PROFILE[self.field], "Setting", "value", self.value,
                      f"4.4BSD-Lite's {self.field} = {m.BSD44_PROFILE[self.field]!r}")
@@ -53,6 +62,12 @@ class Setting:
 def stated(field: str, value, sentence: str) -> Setting:
     """A setting the paper states (``value`` :data:`PER_SCENARIO` if its scenarios differ)."""
     return Setting(field, value, PAPER, sentence)
+
+
+def behaved(field: str, value, sentence: str) -> Setting:
+    """A setting decided by what the paper says its simulated TCP did (``sentence``: the quote, and which
+    value produces that behaviour and why; the paper's :class:`BehaviourCheck` measures it)."""
+    return Setting(field, value, BEHAVIOUR, sentence)
 
 
 def unsaid(field: str, names: str) -> Setting:
@@ -75,7 +90,7 @@ def tcp_from(flavor: str, settings: tuple[Setting, ...], **scenario) -> m.TcpCon
     scenario's own fields (window, MSS, initial ssthresh, and every :data:`PER_SCENARIO` value)."""
     chosen = {}
     for s in settings:
-        if s.source != PAPER:
+        if s.source == BSD:
             continue
         if s.value is PER_SCENARIO:
             if s.field not in scenario:
@@ -90,12 +105,15 @@ def _value(s: Setting, show=str) -> str:
     return "per scenario" if s.value is PER_SCENARIO else show(s.value)
 
 
+_MARKS = {PAPER: "stated", BEHAVIOUR: "behaviour", BSD: "BSD"}
+
+
 def _cell(s: Setting) -> str:
-    return f"{_value(s)} ({'stated' if s.source == PAPER else 'BSD'})"
+    return f"{_value(s)} ({_MARKS[s.source]})"
 
 
 def markdown_table(records: dict[str, tuple[Setting, ...]]) -> str:
-    """Settings (rows) by paper (columns), each value marked ``stated`` or ``BSD``."""
+    """Settings (rows) by paper (columns), each value marked ``stated``, ``behaviour`` or ``BSD``."""
     papers = list(records)
     lines = ["| setting | " + " | ".join(papers) + " |", "|---" * (len(papers) + 1) + "|"]
     for f in FIELDS:
@@ -107,3 +125,48 @@ def markdown_table(records: dict[str, tuple[Setting, ...]]) -> str:
 def sentences(settings: tuple[Setting, ...]) -> str:
     """The paper's record as a markdown list: each setting, its value and the sentence deciding it."""
     return "\n".join(f"- `{s.field}` = {_value(s, repr)} ({s.source}): {s.sentence}" for s in settings)
+
+
+@dataclass(frozen=True)
+class BehaviourCheck:
+    """A sentence in which a paper states how its simulated TCP behaved, measured on the headline runs.
+
+    ``measure`` reads the headline datasets (target id -> dataset) and returns the measured value in
+    ``units``; ``agrees`` says whether that value is what the sentence states (``paper`` says it in
+    words). ``decides`` names the settings the sentence decides (:func:`behaved`) or confirms; ``other``
+    reads the other reading's value from its sensitivity target (``other_reading`` names it), if one holds
+    it. A check needs only the datasets of ``targets`` (and ``other_targets`` for ``other``)."""
+
+    name: str
+    where: str
+    quote: str
+    decides: tuple[str, ...]
+    paper: str
+    units: str
+    targets: tuple[str, ...]
+    measure: Callable[[dict], float]
+    agrees: Callable[[float], bool]
+    other_reading: str = ""
+    other_targets: tuple[str, ...] = ()
+    other: Callable[[dict], float] | None = None
+
+    def __post_init__(self):
+        for f in self.decides:
+            m._check(f in FIELDS, "BehaviourCheck", "decides", f, f"settings of {FIELDS}")
+        m._check(bool(self.targets), "BehaviourCheck", "targets", self.targets, "at least one headline target")
+
+    def row(self, data: dict) -> dict:
+        """The check's row: the sentence, what it decides, the paper's value, ours, and whether they agree."""
+        missing = [t for t in self.targets if t not in data]
+        m._check(not missing, "BehaviourCheck", "data", missing, f"the datasets of {self.targets}")
+        value = float(self.measure(data))
+        other = float(self.other(data)) if self.other and all(t in data for t in self.other_targets) else float("nan")
+        return {"check": self.name, "where": self.where, "quote": self.quote, "decides": ", ".join(self.decides),
+                "paper": self.paper, "measured": value, "units": self.units, "agrees": bool(self.agrees(value)),
+                "other reading": self.other_reading, "other reading measured": other}
+
+
+def behaviour_table(data: dict, checks) -> "pd.DataFrame":
+    """One row per :class:`BehaviourCheck` (:meth:`BehaviourCheck.row`), for the paper's docs page."""
+    import pandas as pd
+    return pd.DataFrame([c.row(data) for c in checks]).set_index("check")

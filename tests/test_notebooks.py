@@ -41,7 +41,7 @@ def test_goyal1998_notebook_runs_in_quick_mode(tmp_path):
     paper = figures / "goyal1998"
     for name in ("claims.md", "comparison.csv", "goyal1998.table1.md", "goyal1998.fig5.png",
                  "goyal1998.sack_bound.png", "goyal1998.fba_factorial.png", "goyal1998.ubr_sensitivity.png",
-                 "claims.html", "comparison.html", "summary.rst"):
+                 "claims.html", "comparison.html", "summary.rst", "goyal1998.tcp_behaviour.md"):
         assert (paper / name).exists(), name
     summary = (paper / "summary.rst").read_text()
     assert "QUICK MODE" in summary and "claims:" in summary and "goyal1998.table8" in summary
@@ -145,7 +145,7 @@ def test_cheon_notebook_runs_in_quick_mode(tmp_path):
     names += [f"cheon.fig{n}.png" for n in range(2, 13)]
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
     names += ["cheon.espd_hold_study.png", "cheon.espd_hold_study.md", "cheon.espd_readings.md",
-              "cheon.eom_study.png", "cheon.eom_study.md", "studies.csv"]
+              "cheon.eom_study.png", "cheon.eom_study.md", "studies.csv", "cheon.tcp_behaviour.md"]
     for name in names:
         assert (paper / name).exists(), name
     assert "QUICK MODE" in (paper / "cheon.table1.md").read_text()
@@ -162,7 +162,7 @@ def test_ewa_notebook_runs_in_quick_mode(tmp_path):
                                                          "ewa.tcp_sensitivity.md", "ewa.fig13.md", "ewa.fig13.csv",
                                                          "ewa.ssthresh_study.png", "ewa.red_study.png", "ewa.red_study.md",
                                                          "ewa.two_way_study.png", "ewa.two_way_study.md",
-                                                         "ewa.regime.md"]
+                                                         "ewa.regime.md", "ewa.tcp_behaviour.md"]
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
     for name in names:
         assert (paper / name).exists(), name
@@ -178,7 +178,7 @@ def test_lakshman_notebook_runs_in_quick_mode(tmp_path):
     names = [f"lakshman.fig{n}.png" for n in range(2, 15)]
     names += [f"lakshman.fig{n}.{ext}" for n in (2, 3, 6, 7, 10, 11, 12, 13, 14) for ext in ("md", "csv")]
     names += ["lakshman.early_warning.png", "lakshman.convergence.png", "lakshman.tcp_sensitivity.png",
-              "lakshman.tcp_sensitivity.md"]
+              "lakshman.tcp_sensitivity.md", "lakshman.tcp_behaviour.md"]
     names += [f"lakshman.{study}.{ext}" for study in ("beta_requirements", "buffer_study") for ext in ("png", "md", "csv")]
     names += ["studies.csv"]  # the studies' one-line findings, for the fidelity page
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]

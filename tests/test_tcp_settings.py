@@ -112,3 +112,47 @@ def test_kernel_codes_follow_the_models_rule_names():
     assert [L.INC_FLOAT, L.INC_BSD, L.INC_INTEGER, L.INC_INTEGER_EVERY_N] == [
         m.INCREASE_RULES.index(r) for r in ("float", "bsd", "integer", "integer_every_n")]
     assert [L.SS_HALF_CWND, L.SS_BSD] == [m.SSTHRESH_RULES.index(r) for r in ("half_cwnd", "bsd")]
+
+
+def test_a_behaviour_sentence_decides_its_setting():
+    """A setting decided by how the paper says its TCP behaved enters the TCP as a stated one does, and the
+    table marks it."""
+    record = tuple(ts.behaved(f, "float", "q") if f == "increase" else ts.unsaid(f, "") for f in ts.FIELDS)
+    ts.check_complete(record, "test")
+    assert ts.tcp_from("reno", record, mss=512).increase == "float"
+    assert "float (behaviour)" in ts.markdown_table({"test": record})
+    assert "(paper (behaviour))" in ts.sentences(record)
+
+
+def test_a_setting_needs_a_known_source():
+    with pytest.raises(m.ModelError, match="Setting.source"):
+        ts.Setting("increase", "float", "a guess", "")
+
+
+def check(value=2.0, targets=("x",)):
+    return ts.BehaviourCheck("c", "paper 1", '"q"', ("increase",), "about 2", "1", targets,
+                             lambda data: data["x"] * value, lambda v: 1.5 <= v <= 2.5)
+
+
+def test_a_behaviour_check_measures_the_headline_datasets():
+    row = check().row({"x": 1.0})
+    assert (row["measured"], row["agrees"]) == (2.0, True)
+    assert not check(3.0).row({"x": 1.0})["agrees"]
+    assert np.isnan(row["other reading measured"])
+
+
+def test_a_behaviour_check_names_the_missing_dataset():
+    with pytest.raises(m.ModelError, match="BehaviourCheck.data"):
+        check().row({})
+    with pytest.raises(m.ModelError, match="BehaviourCheck.decides"):
+        ts.BehaviourCheck("c", "", "", ("window",), "", "", ("x",), len, bool)
+
+
+@pytest.mark.parametrize("paper", list(tcp_settings_records()))
+def test_every_behaviour_setting_has_its_check(paper):
+    """A setting the record decides by a sentence on behaviour is measured by one of the paper's checks."""
+    from atmtcp.papers import PAPERS
+    checked = {f for c in getattr(PAPERS[paper], "TCP_BEHAVIOUR", ()) for f in c.decides}
+    for s in tcp_settings_records()[paper]:
+        if s.source == ts.BEHAVIOUR:
+            assert s.field in checked, s.field

@@ -15,6 +15,9 @@ settings). Its ``__init__`` declares:
 - ``ORDER``: its place in the registry and the report (the papers' chronological reading order);
 - ``TCP_SETTINGS``: its TCP, setting by setting, with the sentence deciding each
   (:mod:`atmtcp.tcp_settings`; the list lives in the paper's scenario module);
+- optionally ``TCP_BEHAVIOUR``: its sentences on how its simulated TCP behaved, each a
+  :class:`atmtcp.tcp_settings.BehaviourCheck` on the headline runs (the notebook writes them as
+  ``<key>.tcp_behaviour``, the docs page shows them);
 - optionally ``TITLES``: titles of figure targets that have no experiment.
 
 Its reference numbers are ``data/reference/<key>.csv``. Nothing else lists the papers: this

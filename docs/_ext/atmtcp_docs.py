@@ -4,8 +4,9 @@ Written into ``docs/generated/`` (untracked) when Sphinx starts, from what ``mak
 the tracked ``figures/`` (no simulation runs here):
 
 - ``papers/<key>.md``: per paper, its principal findings with their verdicts, its figures and tables
-  beside the paper's numbers, its claims, its TCP settings with the sentences they rest on, and its
-  hand-written modelling choices (``docs/modelling/<key>.md``);
+  beside the paper's numbers, its claims, its TCP settings with the sentences they rest on, the sentences
+  on how its TCP behaved with their measured values, and its hand-written modelling choices
+  (``docs/modelling/<key>.md``);
 - ``fidelity.md``: ``figures/fidelity.md``;
 - ``targets.md``: every target id of the registry with its title and where its output is;
 - ``tcp-settings.md``: the table of the rule "what a paper leaves unsaid";
@@ -65,6 +66,16 @@ def _claims_rows(notebook: str, names: set[str]) -> str:
     return "\n".join(lines)
 
 
+def _behaviour_section(key: str, notebook: str) -> str:
+    """The paper's sentences on how its TCP behaved (``TCP_BEHAVIOUR``), each with the value the headline runs
+    give and the other reading's, as the notebook wrote them (``figures/<notebook>/<key>.tcp_behaviour.md``)."""
+    table = FIGURES / notebook / f"{key}.tcp_behaviour.md"
+    intro = ("Each sentence in which the paper states how its simulated TCP behaved decides the settings named "
+             "(marked \"paper (behaviour)\" above, `atmtcp.tcp_settings.BehaviourCheck`) and is measured on "
+             "the headline runs (`measured`) and under the other reading (`other reading measured`).\n\n")
+    return intro + (table.read_text().strip() if table.exists() else "(no table yet: run `make reproduce`)")
+
+
 def _target_section(target: str, notebook: str, title: str) -> str:
     """One target: its title, figure and table as the full runs wrote them."""
     folder = FIGURES / notebook
@@ -110,6 +121,8 @@ def paper_page(key: str) -> str:
         "then 4.4BSD-Lite's implementation.\n",
         ts.sentences(paper.TCP_SETTINGS) + "\n",
     ]
+    if getattr(paper, "TCP_BEHAVIOUR", None):
+        sections += ["## What the paper says its TCP did, measured\n", _behaviour_section(key, notebook) + "\n"]
     if modelling.exists():
         sections += ["## Modelling choices\n", modelling.read_text().strip() + "\n"]
     sections += ["## Figures and tables\n"]

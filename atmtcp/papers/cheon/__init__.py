@@ -4,6 +4,7 @@ from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.pap
 from . import experiments, studies
 from ...fidelity import Finding
 from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
+from .behaviour import CHECKS as TCP_BEHAVIOUR  # noqa: F401  (the package interface)
 
 EXPERIMENTS = [*experiments.EXPERIMENTS, *studies.EXPERIMENTS]
 ORDER = 3

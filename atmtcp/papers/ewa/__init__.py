@@ -8,6 +8,7 @@ from .section2 import claims as section2_claims, experiments as section2_experim
 from .section3 import claims as section3_claims, experiments as section3_experiments
 from .section4 import claims as section4_claims, experiments as section4_experiments
 from .shared.scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
+from .behaviour import CHECKS as TCP_BEHAVIOUR  # noqa: F401  (the package interface)
 
 ORDER = 5
 NOTEBOOK = "ewa"

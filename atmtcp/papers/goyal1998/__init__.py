@@ -8,7 +8,7 @@ from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
 
 ORDER = 1
 NOTEBOOK = "goyal1998"
-LAZY = ("EXPERIMENTS", "CLAIMS", "TABLE_TARGETS", "FIGURE_TARGETS", "FINDINGS")
+LAZY = ("EXPERIMENTS", "CLAIMS", "TABLE_TARGETS", "FIGURE_TARGETS", "FINDINGS", "TCP_BEHAVIOUR")
 """The names of the package interface that :mod:`.interface` holds."""
 
 

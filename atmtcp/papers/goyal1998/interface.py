@@ -2,6 +2,7 @@
 and principal findings. :mod:`atmtcp.papers.goyal1998` loads it on first use."""
 from . import experiments, studies
 from .claims import CLAIMS  # noqa: F401  (the package interface)
+from .behaviour import CHECKS as TCP_BEHAVIOUR  # noqa: F401  (the package interface)
 from ...fidelity import Finding
 
 EXPERIMENTS = [*experiments.EXPERIMENTS, *studies.EXPERIMENTS]

@@ -1,13 +1,15 @@
 """lakshman: Lakshman, Neidhardt, Ott, "The Drop from Front Strategy in TCP and in TCP over ATM"
 (INFOCOM '96). See :mod:`atmtcp.papers`."""
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
-from . import experiments, requirements, studies
+from . import behaviour, experiments, requirements, studies
 from ...fidelity import Finding
 from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
 
+TCP_BEHAVIOUR = behaviour.CHECKS
+
 ORDER = 4
 NOTEBOOK = "lakshman"
-EXPERIMENTS = [*experiments.EXPERIMENTS, *requirements.EXPERIMENTS, *studies.EXPERIMENTS]
+EXPERIMENTS = [*experiments.EXPERIMENTS, *requirements.EXPERIMENTS, *studies.EXPERIMENTS, *behaviour.EXPERIMENTS]
 STUDY_TARGETS = ["lakshman.beta_requirements", "lakshman.buffer_study"]
 """Issue 24: section 6's buffer requirements per seed and level (:mod:`.requirements`), and the readings
 that move them (:mod:`.studies`); each a table and a figure."""

@@ -155,7 +155,16 @@ def external_rtts(rtts_s, delays: np.ndarray) -> np.ndarray:
 TCP_SETTINGS = (
     unsaid("increase", 'lakshman 3: "a version of TCP-Reno ... proposed by Van Jacobson in 1990 [6]" ([6]: '
            '"Berkeley TCP evolution from 4.3-tahoe to 4.3-reno"), whose increase 4.4BSD keeps: '
-           'cwnd += mss*mss/cwnd + mss/8.'),
+           "cwnd += mss*mss/cwnd + mss/8. The term is 4.3-Reno's: the CSRG's SCCS history of "
+           "sys/netinet/tcp_input.c (github.com/calmsacibis995/final44-src, file sys/netinet/SCCS/s.tcp_input.c, "
+           'line 5632 of the SCCS file) inserts "incr = incr * incr / cw + incr / 8;" in delta 7.23 (1990-06-28, '
+           'karels: "from van: header prediction, ...; faster window opening in linear mode (add 1/8 packet, was '
+           '146 bytes)"), replacing "incr = max(incr * incr / tp->snd_cwnd, 1);", and delta 8.7 (1994-10-27, '
+           'mckusick: "per Van via Sally Floyd, do not add the constant maxseg/8") removes it. lakshman 3\'s '
+           'sentence on its runs, "most losses (in all cases except during periods when windows were less than 3 '
+           'packets) are detected by the fast retransmit procedure", does not decide the increase: it holds, and '
+           "fails, alike under this increase and one segment per round trip (lakshman.loss_detection, the checks "
+           "of atmtcp.papers.lakshman.behaviour)."),
     unsaid("ssthresh_rule", "the same 4.3-Reno: ssthresh = min(wnd, cwnd)/2 after a loss."),
     unsaid("recovery_exit_opens", 'the same 4.3-Reno\'s "method for reducing the incidence of slow start": '
            "deflate to ssthresh, then open as for any ACK of new data."),

@@ -9,8 +9,8 @@ studies of our own.
   sequence numbers and windows every 10 ms, AAP-1's buffer every 5 ms, packets dropped.
   The even figures (utilization) are the same runs as the odd ones (sequence numbers).
 - ``ewa.tcp_sensitivity`` (not a figure of the paper): the four policies of Figs. 5-12 under the
-  other readings of the TCP settings ewa leaves unsaid (:data:`TCP_READINGS`: one segment per RTT,
-  every segment acknowledged, goyal1998's ssthresh and recovery exit, and all three), five seeds.
+  other readings of the TCP settings (:data:`TCP_READINGS`: 4.4BSD-Lite's increase, delayed ACKs, goyal1998's
+  ssthresh and recovery exit, 4.4BSD-Lite's increase and ACKs together, the reading before the rule), five seeds.
 - ``ewa.two_way_study`` (not a figure of the paper): the four policies with ten more connections the
   other way, under both readings of the TCP (:data:`TWO_WAY_READINGS`): what two-way traffic does to
   the ACK clock and the loss regime.
@@ -32,22 +32,25 @@ from ....experiment import Experiment, grid
 from ....simulate import simulate
 from ..shared.measures import TRACE_STEP_S, attrs, copy_of, phase_numbers, seed_points, seeds, utilization
 from ..shared.scenario import (
-    DURATION_S, INTERVAL_S, MSS, N_CONNECTIONS, PHASES, PREVIOUS_READING, max_tcp_throughput_mbps,
+    BSD_READING, DURATION_S, INTERVAL_S, MSS, N_CONNECTIONS, PHASES, PREVIOUS_READING, max_tcp_throughput_mbps,
 )
 from .regime import regime
 from .scenario import POLICIES, THREE_VC_SOURCES, ten_connection_run, three_vc_run
 
 SOURCE_LABELS_3VC = [src[1:] for src, _, _, _ in THREE_VC_SOURCES]   # "1", "2b", "3b"
 TCP_READINGS = {
-    "4.4BSD-Lite (headline)": {},
-    "one segment per RTT": {"increase": "float"},
-    "every segment ACKed": {"delayed_ack": False},
+    "headline": {},
+    "4.4BSD-Lite's +mss/8": {"increase": "bsd"},
+    "delayed ACKs": {"delayed_ack": True},
     "goyal1998's ssthresh and recovery exit": {"ssthresh_rule": "half_cwnd", "recovery_exit_opens": False},
+    "4.4BSD-Lite's increase and ACKs": BSD_READING,
     "previous reading": PREVIOUS_READING,
 }
-"""``ewa.tcp_sensitivity``'s TCP: the headline (:data:`atmtcp.papers.ewa.shared.scenario.TCP_SETTINGS`, 4.4BSD-Lite
-wherever ewa is silent), each unstated setting read the other way alone, and all of them together
-(:data:`atmtcp.papers.ewa.shared.scenario.PREVIOUS_READING`, the project's reading before its rule)."""
+"""``ewa.tcp_sensitivity``'s TCP: the headline (:data:`atmtcp.papers.ewa.shared.scenario.TCP_SETTINGS`: one segment
+per round trip and every segment acknowledged, by sections 4.1-4.2's sentences; 4.4BSD-Lite wherever ewa is silent),
+each of those settings read the other way alone, 4.4BSD-Lite's increase and ACKs together (:data:`BSD_READING`, the
+headline before issue 36), and the reading before the rule (:data:`PREVIOUS_READING`: also goyal1998's ssthresh and
+recovery exit)."""
 SENSITIVITY_SEEDS, QUICK_SENSITIVITY_SEEDS = 5, 1
 """Seeds per reading and policy in ``ewa.tcp_sensitivity``."""
 
@@ -197,7 +200,7 @@ weight, Floyd's later gentle ramp above max_th, and max_th (twice the stated, st
 The other open choices cannot change these runs: every data packet on L1 has the same size (packet or
 byte mode count alike; no ACK passes AAP-1's queue onto L1), and the draw is made at every arrival as in
 the RED paper."""
-RED_STUDY_READINGS = {"4.4BSD-Lite (headline)": {}, "previous reading": PREVIOUS_READING}
+RED_STUDY_READINGS = {"headline": {}, "previous reading": PREVIOUS_READING}
 """``ewa.red_study``'s TCP: the headline and the reading before the rule (:data:`TCP_READINGS`)."""
 RED_STUDY_POLICIES = {"red_0.02": "ewa.fig9", "red_0.05": "ewa.fig11"}
 
@@ -218,8 +221,8 @@ def red_study_point(point: dict, quick: bool) -> xr.Dataset:
 
 
 TWO_WAY_READINGS = {
-    "4.4BSD-Lite (headline)": ({}, False),
-    "4.4BSD-Lite, two-way traffic": ({}, True),
+    "headline": ({}, False),
+    "headline, two-way traffic": ({}, True),
     "previous reading": (PREVIOUS_READING, False),
     "previous reading, two-way traffic": (PREVIOUS_READING, True),
 }

@@ -25,9 +25,10 @@ from ....compile import cell_time_ns
 from ....experiment import Experiment, grid
 from ....simulate import simulate
 from ..shared.measures import SEEDS, TRACE_STEP_S, attrs, copy_of, phase_numbers, seed_points, seeds, utilization
-from ..shared.scenario import INTERVAL_S, MSS, max_tcp_throughput_mbps
+from ..shared.scenario import BSD_READING, INTERVAL_S, MSS, max_tcp_throughput_mbps
 from .scenario import (
-    SCENARIOS, SSTHRESH_STUDY_KB, EwaScenario, buffer_packets, ewa_run, long_ip_with_ssthresh, pipe_packets,
+    SCENARIOS, SSTHRESH_STUDY_KB, EwaScenario, base_rtt_s, buffer_packets, ewa_run, long_ip_with_ssthresh,
+    pipe_packets,
 )
 
 # Seeds as every section's (:func:`atmtcp.papers.ewa.shared.measures.seeds`): seed 0 is the paper's run
@@ -255,12 +256,71 @@ def ssthresh_points(quick: bool) -> list[dict]:
     return grid(ssthresh_kb=list(SSTHRESH_STUDY_KB), seed=list(range(QUICK_STUDY_SEEDS if quick else STUDY_SEEDS)))
 
 
+def growth_per_rtt(ds: xr.Dataset, s: EwaScenario, start_s: float, until_s: float) -> float:
+    """Segments per round trip by which the congestion windows of the connections open after ``start_s`` grow
+    in congestion avoidance until ``until_s`` (ewa 1, 3.1: "by approximately one segment every round-trip
+    time"): for each, from its first sample after ``start_s`` with cwnd above the initial ssthresh (section
+    4's runs lose nothing, so ssthresh stays there), the growth in segments over the time in round trips of
+    :func:`base_rtt_s` (L1 is under-used until ``until_s``, so AAP-1's queue adds nothing to the round trip);
+    the mean over the connections. NaN if no connection spends two round trips in congestion avoidance."""
+    times = ds.sample_time.values
+    cwnd = ds.sampled_cwnd.values
+    rates = []
+    for i in s.open_in(start_s, until_s):
+        above = np.flatnonzero((times > start_s) & (times <= until_s) & (cwnd[:, i] > s.initial_ssthresh))
+        if len(above) < 2 or times[above[-1]] - times[above[0]] < 2 * base_rtt_s(s, i):
+            continue
+        rounds = (times[above[-1]] - times[above[0]]) / base_rtt_s(s, i)
+        rates.append((cwnd[above[-1], i] - cwnd[above[0], i]) / MSS / rounds)
+    return float(np.mean(rates)) if rates else float("nan")
+
+
 def ssthresh_point(point: dict, quick: bool) -> xr.Dataset:
-    """``ewa.ssthresh_study``: section 4.2's run with the initial ssthresh of the point, to 50 s."""
+    """``ewa.ssthresh_study``: section 4.2's run with the initial ssthresh of the point, to 50 s, and the
+    windows' growth per round trip in congestion avoidance after 15 s until L1 has recovered
+    (:func:`growth_per_rtt`)."""
     s = long_ip_with_ssthresh(point["ssthresh_kb"])
     run = ewa_run(s, point["seed"])
-    ds = summarize_ewa(simulate(run), run, s)
-    return ds[["utilization", "utilization_phase", "recovery_s", "window_before_kb", "window_after_kb"]]
+    raw = simulate(run)
+    ds = summarize_ewa(raw, run, s)
+    _, start, end = s.phases[-1]
+    until = start + float(ds.recovery_s.isel(phase=-1))
+    ds["growth_per_rtt"] = xr.DataArray(growth_per_rtt(raw, s, start, until if until > start else end), attrs=attrs(
+        "segment", "congestion-avoidance growth of cwnd per empty-queue round trip, after 15 s until L1 recovers"))
+    return ds[["utilization", "utilization_phase", "recovery_s", "window_before_kb", "window_after_kb",
+               "growth_per_rtt"]]
+
+
+BEHAVIOUR_READINGS = {"headline": {}, "4.4BSD-Lite (+mss/8, delayed ACKs)": BSD_READING}
+"""``ewa.behaviour_sensitivity``'s TCP: the headline (one segment per round trip, every segment acknowledged:
+ewa 4.1-4.2's sentences, :data:`atmtcp.papers.ewa.shared.scenario.TCP_SETTINGS`) and 4.4BSD-Lite's increase
+and delayed ACKs, the reading by the TCP the paper names."""
+BEHAVIOUR_CASES = {"section 4.1": lambda: SCENARIOS["small_ip"], "ssthresh 512 KB": lambda: long_ip_with_ssthresh(512)}
+"""The runs whose sentences decide the increase and the ACKs: section 4.1 (the 150 ms after 15 s) and section
+4.2 with ssthresh 512 KB (the 20-30 s)."""
+BEHAVIOUR_SEEDS, QUICK_BEHAVIOUR_SEEDS = 5, 1
+
+
+def behaviour_points(quick: bool) -> list[dict]:
+    return grid(tcp=list(BEHAVIOUR_READINGS), case=list(BEHAVIOUR_CASES),
+                seed=list(range(QUICK_BEHAVIOUR_SEEDS if quick else BEHAVIOUR_SEEDS)))
+
+
+def behaviour_point(point: dict, quick: bool) -> xr.Dataset:
+    """``ewa.behaviour_sensitivity``: one run of the case under the reading, reduced to its last phase: the
+    buffer's underflow, L1's recovery and the congestion-avoidance growth per round trip."""
+    s = BEHAVIOUR_CASES[point["case"]]()
+    run = ewa_run(s, point["seed"], reading=BEHAVIOUR_READINGS[point["tcp"]])
+    raw = simulate(run)
+    ds = summarize_ewa(raw, run, s)
+    _, start, end = s.phases[-1]
+    recovered = float(ds.recovery_s.isel(phase=-1))
+    return xr.Dataset({
+        "underflow_ms": ((), float(ds.underflow_ms.isel(phase=-1)), attrs("ms", ds.underflow_ms.attrs["long_name"])),
+        "recovery_s": ((), recovered, attrs("s", ds.recovery_s.attrs["long_name"])),
+        "growth_per_rtt": ((), growth_per_rtt(raw, s, start, start + recovered if recovered > 0 else end), attrs(
+            "segment", "congestion-avoidance growth of cwnd per empty-queue round trip in the last phase")),
+    })
 
 
 def scenario_parameters(s: EwaScenario, seed_count: int) -> dict:
@@ -299,4 +359,7 @@ EXPERIMENTS = [
     Experiment("ewa.ssthresh_study", "Section 4.2's run with an initial ssthresh of 1 MB and of 512 KB, to 50 s",
                ssthresh_points, ssthresh_point, parameters=parameters("long_ip"),
                notes="not a figure of the paper: the numbers of section 4.2's last paragraph"),
+    Experiment("ewa.behaviour_sensitivity", "Sections 4.1-4.2's window growth under both readings of ewa's TCP",
+               behaviour_points, behaviour_point,
+               notes="not a figure of the paper: the other reading of the sentences on the TCP's behaviour"),
 ]

@@ -162,9 +162,10 @@ RED_ON_OFF = RouterPolicy("red", min_th=150, max_th=400, max_p=0.05, weight=shar
 SCENARIOS = {s.key: s for s in (SMALL_IP, LONG_IP, UNEQUAL_IP, NEW_CONNECTIONS, VARYING_RATE, ON_OFF)}
 
 
-def tcp_config(s: EwaScenario) -> m.TcpConfig:
-    """Section 2's TCP with the scenario's window and initial ssthresh."""
-    return shared.tcp_config(s.rcv_wnd, s.initial_ssthresh)
+def tcp_config(s: EwaScenario, reading: dict | None = None) -> m.TcpConfig:
+    """Section 2's TCP with the scenario's window and initial ssthresh; ``reading`` replaces settings
+    (``ewa.behaviour_sensitivity``)."""
+    return shared.tcp_config(s.rcv_wnd, s.initial_ssthresh, **(reading or {}))
 
 
 def opening_times(s: EwaScenario, seed: int) -> list[float]:
@@ -183,9 +184,10 @@ def aap1_port(s: EwaScenario, policy: str = "ewa", feedback: str = "log", adapti
 
 
 def ewa_run(s: EwaScenario, seed: int, policy: str = "ewa", feedback: str = "log", adaptive: bool = True,
-            n: int | None = None) -> m.Run:
+            n: int | None = None, reading: dict | None = None) -> m.Run:
     """A run of ``s`` (its first ``n`` connections): sources in IP network 1 (one host per connection,
-    or per source node in section 4.6), destinations in IP network 2, one VC."""
+    or per source node in section 4.6), destinations in IP network 2, one VC; ``reading`` replaces TCP
+    settings (:func:`tcp_config`)."""
     n = n or s.n
     nodes = s.source_nodes or tuple(range(s.n))
     hosts = sorted(set(nodes[:n]))
@@ -193,7 +195,7 @@ def ewa_run(s: EwaScenario, seed: int, policy: str = "ewa", feedback: str = "log
     net = ewa_network({1: tuple((f"S{h + 1}", delay[h]) for h in hosts),
                        2: tuple((f"D{h + 1}", 0.0) for h in hosts)},
                       aap1_port(s, policy, feedback, adaptive), atm_delays_s=(s.atm_delay_s, 0.0, 0.0, 0.0))
-    tcp = tcp_config(s)
+    tcp = tcp_config(s, reading)
     opens = opening_times(s, seed)
     connections = tuple(
         m.Connection(f"S{nodes[i] + 1}", f"D{nodes[i] + 1}", tcp, opens[i], stop_s=s.close_at(i),
