@@ -89,3 +89,18 @@ def test_console_script_run_prints_everything_before_its_fast_exit():
     assert "D20->SW2" in ok.stdout  # the last port row, after the summary lines
     bad = subprocess.run([str(script), "run", "--sources", "0"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--sources" in bad.stderr
+
+
+def test_the_release_is_one_version_everywhere():
+    """pyproject.toml, atmtcp.__version__, CITATION.cff, .zenodo.json and the CHANGELOG's newest entry
+    name the same version, and the citation files the same release date (issue 40)."""
+    import json
+    import atmtcp
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    citation = (ROOT / "CITATION.cff").read_text()
+    zenodo = json.loads((ROOT / ".zenodo.json").read_text())
+    newest = re.search(r"^## (\S+) \((\d{4}-\d\d-\d\d)\)", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert atmtcp.__version__ == version == zenodo["version"] == newest.group(1)
+    assert re.search(rf"^version: {re.escape(version)}$", citation, re.M)
+    assert re.search(rf"^date-released: {newest.group(2)}$", citation, re.M)
+    assert zenodo["publication_date"] == newest.group(2)
