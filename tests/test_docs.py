@@ -126,3 +126,19 @@ def test_reading_a_result_file_works_after_its_quick_commands(tmp_path, monkeypa
     namespace = {}
     exec(python, namespace)
     assert namespace["t1"].attrs["mode"] == "quick" and namespace["stall"].cwnd.sizes["time"] > 1
+
+
+def test_the_artifacts_page_reads_the_benchmark_files(tmp_path):
+    """Every simulated target has its command and output file; its CPU time, wall time and memory come from
+    its Snakemake benchmark file, and a target without one says "not yet measured" (issue 40)."""
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "goyal1998.table1.tsv").write_text(
+        "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+        "61.5\t0:01:01\t900.2\t3000\t700\t650.4\t1\t2\t180\t121.7\n")
+    page = atmtcp_docs.artifacts_page(tmp_path)
+    for target in papers.EXPERIMENTS:
+        assert f"| `{target}` | `atmtcp experiment {target}` |" in page and f"`data/results/{target}.nc`" in page
+    row = next(line for line in page.splitlines() if line.startswith("| `goyal1998.table1` |"))
+    assert "| 122 | 62 | 650 |" in row and "`figures/goyal1998/goyal1998.table1.png`" in row
+    row = next(line for line in page.splitlines() if line.startswith("| `goyal1998.table4` |"))
+    assert "not yet measured" in row
