@@ -6,7 +6,7 @@ For each HTML page of ``docs/_build/html`` (served on localhost, as a reader's b
 - every image has loaded (``complete`` and a non-zero natural width), figures included;
 - every internal link resolves: its page exists, and its ``#anchor``, if any, is an element id of that page;
 - the layout (issue 40), at a 1400 x 1000 window: no table is clipped (a table wider than its box is in a box
-  that scrolls sideways), nothing of the article is wider than the article, no code block hides part of a
+  that scrolls sideways; one marked ``wide-table``, the fidelity page's, fits whole), nothing of the article is wider than the article, no code block hides part of a
   line behind a scroll bar, every "On this page" entry ends inside its sidebar, and the left sidebar lists
   pages on every page that has one.
 
@@ -48,8 +48,10 @@ LAYOUT_REPORT = """() => {
   if (article) {
     for (const table of article.querySelectorAll('table')) {
       const box = table.parentElement;
-      if (table.getBoundingClientRect().width > box.clientWidth + 1 && !scrolls(box))
-        out.push('table clipped (its box does not scroll): ' + (table.innerText || '').slice(0, 60).replace(/\\s+/g, ' '));
+      const over = table.getBoundingClientRect().width > box.clientWidth + 1;
+      const text = (table.innerText || '').slice(0, 60).replace(/\\s+/g, ' ');
+      if (over && !scrolls(box)) out.push('table clipped (its box does not scroll): ' + text);
+      if (over && table.closest('.wide-table')) out.push('a wide-table does not fit the page whole: ' + text);
     }
     if (wider(article)) out.push(`article wider than its column (${article.scrollWidth} > ${article.clientWidth} px)`);
     for (const pre of article.querySelectorAll('div.highlight pre'))

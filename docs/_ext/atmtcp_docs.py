@@ -235,8 +235,14 @@ def tcp_settings_page() -> str:
 
 
 def fidelity_page() -> str:
+    """``figures/fidelity.md`` with each paper's heading linked to its page; its per-document table (12
+    columns) in a ``wide-table`` container (docs/_static/atmtcp.css), on a page without the right sidebar, so
+    that it fits a 1400-pixel window whole."""
     text = (FIGURES / "fidelity.md").read_text()
-    return re.sub(r"^### (\w+)$", lambda m: f"### [{m.group(1)}](papers/{m.group(1)}.md)", text, flags=re.M)
+    text = re.sub(r"^### (\w+)$", lambda m: f"### [{m.group(1)}](papers/{m.group(1)}.md)", text, flags=re.M)
+    text = re.sub(r"^(\|.*\|\n)+", lambda m: f"```{{container}} wide-table\n{m.group(0)}```\n", text, count=1,
+                  flags=re.M)
+    return "---\nhtml_theme.sidebar_secondary.remove: true\n---\n" + text
 
 
 def quickstart_notebook() -> None:
