@@ -47,7 +47,9 @@ LAYOUT_REPORT = """() => {
   const article = document.querySelector('.bd-article');
   if (article) {
     for (const table of article.querySelectorAll('table')) {
-      const box = table.parentElement;
+      let box = table.parentElement;  // the nearest box that scrolls sideways, else the table's own parent
+      while (box !== article && !scrolls(box)) box = box.parentElement;
+      if (!scrolls(box)) box = table.parentElement;
       const over = table.getBoundingClientRect().width > box.clientWidth + 1;
       const text = (table.innerText || '').slice(0, 60).replace(/\\s+/g, ' ');
       if (over && !scrolls(box)) out.push('table clipped (its box does not scroll): ' + text);
