@@ -254,7 +254,8 @@ def add_run_parser(sub) -> None:
     run.add_argument("--duration", type=_number(float, 0, 3600, low_open=True, unit="s"), default=None,
                      help="simulated seconds, at most 3600 (default: 10 LAN, 20 WAN, 50 satellite)")
     run.add_argument("--seed", type=_number(int, 0, 2**63 - 1), default=0,
-                     help="seed of every random draw (start jitter, slot order, ...); same seed, same result (default: 0)")
+                     help="seed of every random draw (start jitter, slot order, ...); same seed, same result "
+                          "(default: 0)")
     run.add_argument("--jitter", type=_number(float, 0, 10, unit="s"), default=0.0,
                      help="sources start at uniform random times in [0, jitter) s (at most 10; default 0: all at t = 0)")
     run.add_argument("--z", type=_number(float, 0, 100, low_open=True), default=None,

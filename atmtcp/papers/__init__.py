@@ -124,7 +124,7 @@ def _numbers(numbers: list[int]) -> str:
 def targets_summary(key: str) -> str:
     """The paper's targets in a few words, as the README's table of papers gives them: its
     numbered tables and figures (``<key>.tableN``, ``<key>.figN``), then how many other targets
-    (studies and the like; ``atmtcp list`` names them). E.g. ``Tables 1-9, Figs. 2-7, 9 more``."""
+    (studies and the like; ``atmtcp list`` names them). E.g. ``Tables 1-9, Figs. 2, 5-7, 9 more``."""
     ids = list(dict.fromkeys(targets_of(key) + targets_of(key, kind="tables") + targets_of(key, kind="figures")))
     numbered = {"table": [], "fig": []}
     others = 0
@@ -134,8 +134,8 @@ def targets_summary(key: str) -> str:
             numbered[match.group(1)].append(int(match.group(2)))
         else:
             others += 1
-    parts = [f"{'Table' if len(numbered['table']) == 1 else 'Tables'} {_numbers(numbered['table'])}"] if numbered["table"] else []
-    parts += [f"{'Fig.' if len(numbered['fig']) == 1 else 'Figs.'} {_numbers(numbered['fig'])}"] if numbered["fig"] else []
+    names = {"table": ("Table", "Tables"), "fig": ("Fig.", "Figs.")}
+    parts = [f"{names[kind][len(numbers) > 1]} {_numbers(numbers)}" for kind, numbers in numbered.items() if numbers]
     if others:
         parts.append(f"{others} more" if parts else f"{others} targets")
     return ", ".join(parts)
