@@ -104,3 +104,17 @@ def test_the_release_is_one_version_everywhere():
     assert re.search(rf"^version: {re.escape(version)}$", citation, re.M)
     assert re.search(rf"^date-released: {newest.group(2)}$", citation, re.M)
     assert zenodo["publication_date"] == newest.group(2)
+
+
+def test_binder_builds_from_the_repositorys_pins():
+    """binder/ (repo2docker): the Python of pyproject.toml, and a postBuild that installs atmtcp with
+    requirements/constraints.txt and builds the kernel (`atmtcp warm`), stopping at the first failing step."""
+    import os
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    python = project["requires-python"].replace(" ", "").removeprefix(">=")
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{python}"
+    post_build = ROOT / "binder" / "postBuild"
+    assert os.access(post_build, os.X_OK)
+    steps = [line for line in post_build.read_text().splitlines() if line and not line.startswith("#")]
+    assert steps == ["set -euo pipefail", "python -m pip install --no-cache-dir -c requirements/constraints.txt -e .",
+                     "atmtcp warm"]
