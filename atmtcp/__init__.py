@@ -5,7 +5,7 @@ from .model import (
 )
 from .simulate import simulate
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 __all__ = [
     "Aal5Config", "Connection", "DropPolicy", "Link", "ModelError", "Network", "PortConfig",
     "Run", "TcpConfig", "TraceConfig", "simulate",

@@ -163,7 +163,8 @@ def cmd_experiment(args) -> int:
         return 2
     if args.output is not None and not _writable("--output", args.output):
         return 2
-    run_experiment(args.id, args.output, quick=args.quick, jobs=args.jobs, progress_s=args.progress)
+    path = run_experiment(args.id, args.output, quick=args.quick, jobs=args.jobs, progress_s=args.progress)
+    print(f"atmtcp experiment: {args.id}{' (quick)' if args.quick else ''} written to {path}")
     return 0
 
 
@@ -222,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     lst.set_defaults(func=cmd_list)
 
     exp = sub.add_parser("experiment", help="run one target's grid into a netCDF file")
-    exp.add_argument("id")
+    exp.add_argument("id", help="the target id, e.g. goyal1998.table4 (`atmtcp list` prints them all)")
     exp.add_argument("--output", default=None,
                      help="default data/results/<id>.nc, or data/results/quick/<id>.nc with --quick")
     exp.add_argument("--quick", action="store_true", help="shortened runs (tests, classes)")
@@ -242,18 +243,19 @@ def add_run_parser(sub) -> None:
     run = sub.add_parser("run", help="simulate one goyal1998 N-source scenario and print a summary")
     run.add_argument("--network", choices=("lan", "wan", "satellite"), default="lan",
                      help="goyal1998's LAN (5 us links, 64 KB window, 10 s) or WAN (5 ms, 600000 bytes, 20 s), "
-                          "or goyal1997's satellite network (275 ms hop, 50 s)")
+                          "or goyal1997's satellite network (275 ms hop, 50 s) (default: lan)")
     run.add_argument("--sources", type=_number(int, 1, 10000), default=5,
-                     help="number of TCP sources sharing the bottleneck SW1->SW2 (1-10000)")
+                     help="number of TCP sources sharing the bottleneck SW1->SW2 (1-10000; default: 5)")
     run.add_argument("--buffer", type=_buffer, default=1000,
-                     help="switch buffer in cells (1 to 10 million), or 'inf'")
+                     help="switch buffer in cells (1 to 10 million), or 'inf' (default: 1000)")
     run.add_argument("--policy", choices=m.POLICIES, default=None,
                      help="switch drop policy (default: epd, or tail with an infinite buffer)")
     run.add_argument("--tcp", choices=m.FLAVORS, default="reno", help="TCP flavour (default: reno)")
     run.add_argument("--duration", type=_number(float, 0, 3600, low_open=True, unit="s"), default=None,
                      help="simulated seconds, at most 3600 (default: 10 LAN, 20 WAN, 50 satellite)")
     run.add_argument("--seed", type=_number(int, 0, 2**63 - 1), default=0,
-                     help="seed of every random draw (start jitter, slot order, ...); same seed, same result")
+                     help="seed of every random draw (start jitter, slot order, ...); same seed, same result "
+                          "(default: 0)")
     run.add_argument("--jitter", type=_number(float, 0, 10, unit="s"), default=0.0,
                      help="sources start at uniform random times in [0, jitter) s (at most 10; default 0: all at t = 0)")
     run.add_argument("--z", type=_number(float, 0, 100, low_open=True), default=None,

@@ -44,5 +44,9 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": [],
 }
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["atmtcp.css"]   # wide tables scroll, code wraps, the page contents fit
+templates_path = ["_templates"]
+# the whole site in the left sidebar on every page (the theme's own lists only the current section's pages)
+html_sidebars = {"**": ["sidebar-nav-site"]}
 html_last_updated_fmt = None

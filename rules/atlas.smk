@@ -34,7 +34,7 @@ rule notebook_atlas:
     log:
         "logs/notebooks/atlas.log",
     benchmark:
-        "logs/benchmarks/notebooks/atlas.tsv"
+        f"{BENCHMARKS}/notebooks/atlas.tsv"
     shell:
         "{PAPERMILL} {input.notebook} {output.notebook}"
         " -p results_dir {params.results_dir} -p figures_dir {params.figures_dir} -p quick {params.quick}"

@@ -10,6 +10,9 @@ from atmtcp import papers
 
 RESULTS = config["results_dir"].rstrip("/")
 FIGURES = config["figures_dir"].rstrip("/")
+# Each job's wall and CPU time and peak memory (Snakemake's `benchmark:` files), per mode, so that a quick
+# run never overwrites what a full one measured; docs/_ext/atmtcp_docs.py shows the full ones per target.
+BENCHMARKS = "logs/benchmarks/quick" if config["quick"] else "logs/benchmarks"
 
 # Every module of the package is an input of every notebook (its figures, claims and comparison); an
 # experiment's inputs are only the modules its results depend on (atmtcp.dependencies: its own module,

@@ -64,7 +64,7 @@ for _name, _keys in NOTEBOOKS.items():
         log:
             f"logs/notebooks/{_name}.log",
         benchmark:
-            f"logs/benchmarks/notebooks/{_name}.tsv"
+            f"{BENCHMARKS}/notebooks/{_name}.tsv"
         shell:
             "{PAPERMILL} {input.notebook} {output.notebook}"
             " -p results_dir {params.results_dir} -p figures_dir {params.figures_dir} -p quick {params.quick}"
@@ -97,7 +97,7 @@ rule fidelity:
     log:
         "logs/notebooks/fidelity.log",
     benchmark:
-        "logs/benchmarks/notebooks/fidelity.tsv"
+        f"{BENCHMARKS}/notebooks/fidelity.tsv"
     shell:
         "{PAPERMILL} {input.notebook} {output.notebook}"
         " -p figures_dir {params.figures_dir} -p quick {params.quick}"

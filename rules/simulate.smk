@@ -33,7 +33,7 @@ rule experiment:
     log:
         "logs/experiments/{id}.log",
     benchmark:
-        "logs/benchmarks/experiments/{id}.tsv"
+        f"{BENCHMARKS}/experiments/{{id}}.tsv"
     shell:
         "{ATMTCP} experiment {wildcards.id} --output {output.nc} {params.quick} --jobs {threads}"
         " --progress {params.progress} 2> {log}"

@@ -4,7 +4,11 @@ For each HTML page of ``docs/_build/html`` (served on localhost, as a reader's b
 
 - the page loads with HTTP 200 and without a JavaScript error;
 - every image has loaded (``complete`` and a non-zero natural width), figures included;
-- every internal link resolves: its page exists, and its ``#anchor``, if any, is an element id of that page.
+- every internal link resolves: its page exists, and its ``#anchor``, if any, is an element id of that page;
+- the layout (issue 40), at a 1400 x 1000 window: no table is clipped (a table wider than its box is in a box
+  that scrolls sideways; one marked ``wide-table``, the fidelity page's, fits whole), nothing of the article is wider than the article, no code block hides part of a
+  line behind a scroll bar, every "On this page" entry ends inside its sidebar, and the left sidebar lists
+  pages on every page that has one.
 
 The browser is Debian's Chromium (``/usr/bin/chromium``, packages chromium and chromium-driver) driven by
 Playwright (``pip install playwright``; its own browser download is not needed). Exit status 1 lists every
@@ -34,6 +38,39 @@ PAGE_REPORT = """() => ({
   ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id)
     .concat(Array.from(document.querySelectorAll('a[name]')).map(e => e.name)),
 })"""
+
+
+LAYOUT_REPORT = """() => {
+  const wider = (e, slack = 1) => e.scrollWidth > e.clientWidth + slack;
+  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+  const out = [];
+  const article = document.querySelector('.bd-article');
+  if (article) {
+    for (const table of article.querySelectorAll('table')) {
+      let box = table.parentElement;  // the nearest box that scrolls sideways, else the table's own parent
+      while (box !== article && !scrolls(box)) box = box.parentElement;
+      if (!scrolls(box)) box = table.parentElement;
+      const over = table.getBoundingClientRect().width > box.clientWidth + 1;
+      const text = (table.innerText || '').slice(0, 60).replace(/\\s+/g, ' ');
+      if (over && !scrolls(box)) out.push('table clipped (its box does not scroll): ' + text);
+      if (over && table.closest('.wide-table')) out.push('a wide-table does not fit the page whole: ' + text);
+    }
+    if (wider(article)) out.push(`article wider than its column (${article.scrollWidth} > ${article.clientWidth} px)`);
+    for (const pre of article.querySelectorAll('div.highlight pre'))
+      if (wider(pre)) out.push('code block scrolls sideways: ' + pre.innerText.split('\\n')[0].slice(0, 60));
+  }
+  const side = document.querySelector('.bd-sidebar-secondary');
+  if (side && side.offsetParent !== null) {
+    const edge = side.getBoundingClientRect().right - parseFloat(getComputedStyle(side).paddingRight) + 1;
+    for (const a of side.querySelectorAll('nav a'))
+      if (a.getBoundingClientRect().right > edge) out.push('"On this page" entry cut off: ' + a.innerText.slice(0, 60));
+  }
+  const primary = document.querySelector('.bd-sidebar-primary');
+  if (primary && primary.offsetParent !== null && !primary.querySelector('.bd-docs-nav a[href]'))
+    out.push('the left sidebar lists no page');
+  return out;
+}"""
+"""Layout failures of one page (see the module docstring), each a line."""
 
 
 def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
@@ -79,6 +116,7 @@ def check(folder: Path, width: int = 1400, height: int = 1000) -> tuple[list[str
                         failures.append(f"{path}: image did not load: {image['src']}")
                 links += [(path, href) for href in report["links"]]
                 failures += [f"{path}: JavaScript error: {e}" for e in errors]
+                failures += [f"{path}: {problem}" for problem in page.evaluate(LAYOUT_REPORT)]
             browser.close()
     finally:
         server.shutdown()

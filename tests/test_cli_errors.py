@@ -5,8 +5,9 @@ import re
 import numpy as np
 import pytest
 
+import atmtcp
 from atmtcp import model as m
-from atmtcp.cli import main
+from atmtcp.cli import build_parser, main
 
 BAD_RUNS = [
     (["run", "--jitter", "nan"], "--jitter"),
@@ -59,13 +60,45 @@ def test_bad_input_is_one_line_naming_the_flag(argv, flag, capsys):
 def test_version_and_help(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
-    assert exit_.value.code == 0 and "atmtcp 0." in capsys.readouterr().out
+    assert exit_.value.code == 0 and f"atmtcp {atmtcp.__version__}" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     text = capsys.readouterr().out
     for flag in ("--network", "--sources", "--policy", "--tcp", "--seed", "--contention"):
-        line = next(l for l in text.splitlines() if l.strip().startswith(flag))
-        assert len(text.split(flag, 1)[1].split("\n  --", 1)[0].strip()) > 20, f"{flag} has no help"
+        assert len(flag_help(text, flag)) > 20, f"{flag} has no help"
+
+
+@pytest.mark.parametrize("flag, default", [("--network", "lan"), ("--sources", "5"), ("--buffer", "1000"),
+                                           ("--seed", "0"), ("--tcp", "reno")])
+def test_run_help_shows_the_defaults(capsys, flag, default):
+    """``atmtcp run --help`` gives each flag's default, and it is the parser's own (issue 40)."""
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    parsed = build_parser().parse_args(["run"])
+    assert str(getattr(parsed, flag.lstrip("-"))) == default
+    assert re.search(rf"[(;] ?default: {default}\)", flag_help(capsys.readouterr().out, flag))
+
+
+def test_experiment_help_explains_the_id(capsys):
+    with pytest.raises(SystemExit):
+        main(["experiment", "--help"])
+    assert "atmtcp list" in capsys.readouterr().out.split("positional arguments:")[1].split("options:")[0]
+
+
+def flag_help(text: str, flag: str) -> str:
+    """The help text of ``flag`` in argparse's ``--help`` output, on one line."""
+    body = text.split(f"\n  {flag} ", 1)[1].split("\n  -", 1)[0]
+    return " ".join(body.split())
+
+
+def test_python_dash_m_atmtcp_is_the_command_line():
+    """``python -m atmtcp`` runs the same command line as the ``atmtcp`` script (issue 40)."""
+    import subprocess
+    import sys
+    version = subprocess.run([sys.executable, "-m", "atmtcp", "--version"], capture_output=True, text=True)
+    assert version.returncode == 0 and version.stdout.strip() == f"atmtcp {atmtcp.__version__}"
+    bad = subprocess.run([sys.executable, "-m", "atmtcp", "run", "--sources", "0"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--sources" in bad.stderr
 
 
 @pytest.mark.parametrize("build, field", [

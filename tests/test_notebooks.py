@@ -68,7 +68,9 @@ def test_quickstart_notebook_runs_in_under_a_minute(tmp_path):
     images = sum("image/png" in o.get("data", {}) for c in executed["cells"] for o in c.get("outputs", []))
     assert images >= 4  # section 1, the two phase-lock runs and section 6's explore() (no sliders here)
     tables = [table for cell in executed["cells"] for table in displayed_tables(cell)]
-    one, buffers, policies, flavours, contention = tables  # sections 1-5, in order
+    one, buffers, policies, flavours, contention, turn = tables  # sections 1-5 and 6's run, in order
+    # section 6: the run the sliders choose (here their defaults) shows its numbers beside its windows and queue
+    assert set(turn) >= {"efficiency", "fairness", "timeouts", "max_queue_cells"} and 0 < turn["efficiency"]["this run"] < 1
     # section 1: "The queue never reaches 1000 cells: EPD refuses new packets above 800."; each source halves
     # its window (fast retransmit) "or, after several losses, waits for its 100 ms timer"
     one = one["value"]
@@ -233,3 +235,38 @@ def test_git_strips_outputs_from_notebooks_on_add(tmp_path):
                 cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["x\n"]}]
         stripped = subprocess.run(script, input=json.dumps(ran), capture_output=True, text=True, check=True).stdout
         assert stripped == stored, path.name
+
+
+def test_quickstart_your_turn_keeps_epd_honest():
+    """Section 6's buffer slider starts where EPD's default threshold (buffer - 200 cells) is the model's own,
+    not clamped (issue 40: a 200-cell EPD buffer from Python ran with a 1-cell threshold), and its questions
+    ask for no buffer below the slider's."""
+    import re
+    from atmtcp import model as m
+    cells = json.loads((ROOT / "notebooks" / "quickstart.ipynb").read_text())["cells"]
+    turn = next(i for i, c in enumerate(cells) if "".join(c["source"]).startswith("## 6. Your turn"))
+    prose, code = "".join(cells[turn]["source"]), "".join(cells[turn + 1]["source"])
+    lowest = int(re.search(r"buffer=widgets.IntSlider\([^)]*min=(\d+)", code).group(1))
+    assert m.DropPolicy("epd").resolved_threshold(lowest) == lowest - 200 > 0
+    questions = prose.split("The buffer slider starts")[0]
+    buffers = [int(b) for b in re.findall(r"(?:Set|at) (\d+) cells", questions)]
+    assert buffers and min(buffers) >= lowest
+
+
+@pytest.mark.slow
+def test_quickstart_your_turn_has_answers_in_every_seed():
+    """The orders section 6's questions 1, 3 and 4 lead to hold in seeds 0, 1 and 2 of the notebook's own
+    2-second runs, so that a student's answer does not hang on the seed (issue 40): EPD beats tail drop at
+    300 cells; with 15 sources Selective Drop stays fair in every seed while EPD does not; SACK times out
+    less than Reno and carries more."""
+    from atmtcp.explore import lan_run, summary
+
+    def runs(**settings):
+        return [summary(lan_run(duration=2.0, seed=seed, **settings)) for seed in (0, 1, 2)]
+    tail, epd = runs(buffer=300, policy="tail", tcp="reno"), runs(buffer=300, policy="epd", tcp="reno")
+    assert all(e["efficiency"] > t["efficiency"] for e, t in zip(epd, tail))
+    assert all(e["max_queue_cells"] < t["max_queue_cells"] for e, t in zip(epd, tail))
+    sd, epd15 = runs(sources=15, policy="selective_drop"), runs(sources=15, policy="epd")
+    assert min(r["fairness"] for r in sd) > 0.8 > min(r["fairness"] for r in epd15)
+    reno, sack = runs(tcp="reno"), runs(tcp="sack")
+    assert all(s["timeouts"] < r["timeouts"] and s["efficiency"] > r["efficiency"] for s, r in zip(sack, reno))

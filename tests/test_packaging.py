@@ -89,3 +89,32 @@ def test_console_script_run_prints_everything_before_its_fast_exit():
     assert "D20->SW2" in ok.stdout  # the last port row, after the summary lines
     bad = subprocess.run([str(script), "run", "--sources", "0"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--sources" in bad.stderr
+
+
+def test_the_release_is_one_version_everywhere():
+    """pyproject.toml, atmtcp.__version__, CITATION.cff, .zenodo.json and the CHANGELOG's newest entry
+    name the same version, and the citation files the same release date (issue 40)."""
+    import json
+    import atmtcp
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    citation = (ROOT / "CITATION.cff").read_text()
+    zenodo = json.loads((ROOT / ".zenodo.json").read_text())
+    newest = re.search(r"^## (\S+) \((\d{4}-\d\d-\d\d)\)", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert atmtcp.__version__ == version == zenodo["version"] == newest.group(1)
+    assert re.search(rf"^version: {re.escape(version)}$", citation, re.M)
+    assert re.search(rf"^date-released: {newest.group(2)}$", citation, re.M)
+    assert zenodo["publication_date"] == newest.group(2)
+
+
+def test_binder_builds_from_the_repositorys_pins():
+    """binder/ (repo2docker): the Python of pyproject.toml, and a postBuild that installs atmtcp with
+    requirements/constraints.txt and builds the kernel (`atmtcp warm`), stopping at the first failing step."""
+    import os
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    python = project["requires-python"].replace(" ", "").removeprefix(">=")
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{python}"
+    post_build = ROOT / "binder" / "postBuild"
+    assert os.access(post_build, os.X_OK)
+    steps = [line for line in post_build.read_text().splitlines() if line and not line.startswith("#")]
+    assert steps == ["set -euo pipefail", "python -m pip install --no-cache-dir -c requirements/constraints.txt -e .",
+                     "atmtcp warm"]

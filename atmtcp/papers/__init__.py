@@ -111,3 +111,34 @@ def title_of(target_id: str) -> str:
     if target_id in _experiments():
         return _experiments()[target_id].title
     return getattr(_papers()[paper_of(target_id)], "TITLES", {}).get(target_id, target_id)
+
+
+def _numbers(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``1-3, 5``."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in runs)
+
+
+def targets_summary(key: str) -> str:
+    """The paper's targets in a few words, as the README's table of papers gives them: its
+    numbered tables and figures (``<key>.tableN``, ``<key>.figN``), then how many other targets
+    (studies and the like; ``atmtcp list`` names them). E.g. ``Tables 1-9, Figs. 2, 5-7, 9 more``."""
+    ids = list(dict.fromkeys(targets_of(key) + targets_of(key, kind="tables") + targets_of(key, kind="figures")))
+    numbered = {"table": [], "fig": []}
+    others = 0
+    for target in ids:
+        match = re.fullmatch(rf"{re.escape(key)}\.(table|fig)(\d+)", target)
+        if match:
+            numbered[match.group(1)].append(int(match.group(2)))
+        else:
+            others += 1
+    names = {"table": ("Table", "Tables"), "fig": ("Fig.", "Figs.")}
+    parts = [f"{names[kind][len(numbers) > 1]} {_numbers(numbers)}" for kind, numbers in numbered.items() if numbers]
+    if others:
+        parts.append(f"{others} more" if parts else f"{others} targets")
+    return ", ".join(parts)

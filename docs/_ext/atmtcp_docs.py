@@ -9,6 +9,8 @@ the tracked ``figures/`` (no simulation runs here):
   (``docs/modelling/<key>.md``);
 - ``fidelity.md``: ``figures/fidelity.md``;
 - ``targets.md``: every target id of the registry with its title and where its output is;
+- ``artifacts.md``: every target's command, its CPU time and memory from the last full run's Snakemake
+  benchmark files (``logs/benchmarks/``), and its output files;
 - ``tcp-settings.md``: the table of the rule "what a paper leaves unsaid";
 - ``quickstart.ipynb``: the class notebook, executed with papermill (short runs), for the tutorial page;
 - ``atlas/``: the atlas's heat maps, conclusions table, recommendation and closing note from the tracked
@@ -161,6 +163,84 @@ def targets_page() -> str:
     return "\n".join(lines)
 
 
+BENCHMARKS = ROOT / "logs" / "benchmarks"
+"""Snakemake's ``benchmark:`` files of the full runs (rules/common.smk ``BENCHMARKS``; quick runs write theirs
+under ``quick/``): ``experiments/<id>.tsv`` and ``notebooks/<name>.tsv``."""
+
+
+def benchmark(path: Path) -> dict | None:
+    """One job's CPU seconds, wall seconds and peak memory (MB) from its Snakemake benchmark file, or None
+    if there is none. The memory is the proportional set size (PSS) summed over the job's processes, so
+    that the pages a worker shares with its parent count once; the resident set size where PSS is missing."""
+    if not path.is_file():
+        return None
+    with path.open() as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    if not rows:
+        return None
+    row = rows[-1]
+
+    def number(key):
+        try:
+            return float(row.get(key, "NA"))
+        except ValueError:
+            return None
+    memory = number("max_pss") or number("max_rss")
+    return {"cpu_s": number("cpu_time"), "wall_s": number("s"), "memory_mb": memory}
+
+
+def _cost(path: Path) -> str:
+    """``CPU s | wall s | MB`` cells of a benchmark file, or "not yet measured"."""
+    measured = benchmark(path)
+    if measured is None:
+        return "not yet measured | | "
+    return " | ".join("" if v is None else f"{v:,.0f}" for v in (measured["cpu_s"], measured["wall_s"],
+                                                                   measured["memory_mb"]))
+
+
+def _outputs(papers, target: str) -> list[str]:
+    """The files a target's experiment and its notebook write (rules/common.smk ``target_outputs``)."""
+    key = papers.paper_of(target)
+    paper = papers.PAPERS[key]
+    files = [f"data/results/{target}.nc"] if target in papers.EXPERIMENTS else []
+    files += [f"figures/{key}/{target}.{ext}" for ext in ("md", "csv") if target in paper.TABLE_TARGETS]
+    files += [f"figures/{key}/{target}.png"] if target in paper.FIGURE_TARGETS else []
+    return files
+
+
+def artifacts_page(benchmarks: Path = BENCHMARKS) -> str:
+    """Every target of ``make reproduce``: the command that makes it, the CPU time, wall time and peak memory
+    the last full run measured on this checkout, and its output files (for artifact evaluation)."""
+    papers = _papers()
+    lines = ["# Every target: command, cost and files\n",
+             "Generated from the registry (`atmtcp.papers`) and from the Snakemake `benchmark:` files that the "
+             "last full `make reproduce` of this checkout left in `logs/benchmarks/` (untracked; `make reproduce` "
+             "runs 2 worker processes per experiment on `CORES=2`). A target without a file says "
+             "\"not yet measured\": no number here is typed in. CPU time and memory are summed over the job's "
+             "processes (memory as the proportional set size, so that shared pages count once). A derived "
+             "target (e.g. `goyal1998.table2`) only reads its parents' files. The figures and tables come "
+             "from the paper's notebook, run by `make reproduce` after the experiments (the second table).\n"]
+    for key, paper in papers.PAPERS.items():
+        lines += [f"## {key}\n", "| target | command | CPU s | wall s | memory, MB | output files |",
+                  "|---|---|---|---|---|---|"]
+        for target in dict.fromkeys([e.id for e in paper.EXPERIMENTS] + list(paper.FIGURE_TARGETS)):
+            if target in papers.EXPERIMENTS:
+                command, cost = f"`atmtcp experiment {target}`", _cost(benchmarks / "experiments" / f"{target}.tsv")
+            else:
+                command, cost = f"`notebooks/{paper.NOTEBOOK}.ipynb`", "(in its notebook) | | "
+            files = "<br>".join(f"`{f}`" for f in _outputs(papers, target))
+            lines.append(f"| `{target}` | {command} | {cost} | {files} |")
+        lines.append("")
+    lines += ["## The notebooks\n", "| notebook | command | CPU s | wall s | memory, MB | output files |",
+              "|---|---|---|---|---|---|"]
+    for name, keys in {**papers.notebooks(), "fidelity": ()}.items():
+        outputs = [f"figures/{key}/" for key in keys] or ["figures/fidelity.md"]
+        lines.append(f"| `notebooks/{name}.ipynb` | `make reproduce` (papermill) | "
+                     f"{_cost(benchmarks / 'notebooks' / f'{name}.tsv')} | "
+                     f"{'<br>'.join(f'`{o}`' for o in outputs + [f'notebooks/executed/{name}.ipynb'])} |")
+    return "\n".join(lines) + "\n"
+
+
 def tcp_settings_page() -> str:
     """The rule's table: every TCP setting of every paper, marked stated or BSD."""
     from atmtcp import tcp_settings as ts
@@ -168,8 +248,14 @@ def tcp_settings_page() -> str:
 
 
 def fidelity_page() -> str:
+    """``figures/fidelity.md`` with each paper's heading linked to its page; its per-document table (12
+    columns) in a ``wide-table`` container (docs/_static/atmtcp.css), on a page without the right sidebar, so
+    that it fits a 1400-pixel window whole."""
     text = (FIGURES / "fidelity.md").read_text()
-    return re.sub(r"^### (\w+)$", lambda m: f"### [{m.group(1)}](papers/{m.group(1)}.md)", text, flags=re.M)
+    text = re.sub(r"^### (\w+)$", lambda m: f"### [{m.group(1)}](papers/{m.group(1)}.md)", text, flags=re.M)
+    text = re.sub(r"^(\|.*\|\n)+", lambda m: f"```{{container}} wide-table\n{m.group(0)}```\n", text, count=1,
+                  flags=re.M)
+    return "---\nhtml_theme.sidebar_secondary.remove: true\n---\n" + text
 
 
 def quickstart_notebook() -> None:
@@ -234,6 +320,7 @@ def generate(app=None) -> None:
         _write(GENERATED / "papers" / f"{key}.md", paper_page(key))
     _write(GENERATED / "papers" / "index.md", papers_index())
     _write(GENERATED / "targets.md", targets_page())
+    _write(GENERATED / "artifacts.md", artifacts_page())
     _write(GENERATED / "tcp-settings.md", tcp_settings_page())
     _write(GENERATED / "fidelity.md", fidelity_page())
     atlas_parts()
