@@ -1,0 +1,316 @@
+"""The validation table: per scenario and metric, the paper's value, ours and the peer's (mean and 90 %
+interval over the seeds, :mod:`atmtcp.statistics`), what the peer could not express, and a verdict.
+
+The verdict (:func:`verdict`) compares three numbers two by two with the metric's tolerance
+(:data:`TOLERANCES`): two simulators *agree* when their means differ by at most the tolerance; a simulator
+agrees with the paper when its mean is within the tolerance of the paper's value (of its range, where the
+paper gives one, e.g. "20-30 seconds") or the paper's value lies inside its 90 % interval (the paper ran one
+simulation: one draw of the distribution our seeds sample).
+
+``python -m atmtcp.validation.compare --results-dir data/results --figures-dir figures`` writes
+``figures/validation/validation.csv`` and ``.md`` and one figure per scenario (``make validate``).
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..reference import load_reference
+from ..statistics import interval
+from .experiments import target
+from .scenarios import SCENARIOS
+
+TOLERANCES = {
+    "efficiency": ("absolute", 0.05), "fairness": ("absolute", 0.05), "utilization": ("absolute", 0.05),
+    "difference": ("absolute", 0.05), "count": ("relative", 0.25), "ratio": ("relative", 0.25),
+    "seconds": ("relative", 0.25),
+}
+"""Per kind of metric: how far apart two numbers may be and still agree. Fractions (efficiency, fairness,
+utilization and their differences): 0.05 absolute, the project's two printed decimals rounded up to what a
+reader of a table would call the same. Counts, ratios and times: 25 % of the larger magnitude."""
+PEER = "ns-3"
+VERDICTS = ("all three agree", "peer agrees with us", "peer agrees with the paper",
+            "we agree with the paper, the peer differs", "all differ", "peer agrees with us (no paper value)",
+            "peer differs from us (no paper value)")
+
+
+def close(a: float, b: float, kind: str) -> bool:
+    """Whether ``a`` and ``b`` agree within the tolerance of ``kind`` (:data:`TOLERANCES`)."""
+    how, tol = TOLERANCES[kind]
+    if not (np.isfinite(a) and np.isfinite(b)):
+        return False
+    limit = tol if how == "absolute" else tol * max(abs(a), abs(b))
+    return abs(a - b) <= limit + 1e-12
+
+
+def with_paper(paper: tuple[float, float], mean: float, low: float, high: float, kind: str) -> bool:
+    """Whether a simulator (mean, 90 % interval) agrees with the paper's value or range ``paper``."""
+    lo, hi = paper
+    nearest = min(max(mean, lo), hi)
+    return close(mean, nearest, kind) or (low <= hi and lo <= high)
+
+
+def verdict(paper, ours: tuple[float, float, float], peer: tuple[float, float, float], kind: str) -> str:
+    """One of :data:`VERDICTS` for the paper's ``(low, high)`` (``None``: no value) and each simulator's
+    ``(mean, low, high)``."""
+    agree = close(ours[0], peer[0], kind)
+    if paper is None:
+        return VERDICTS[5] if agree else VERDICTS[6]
+    ours_paper, peer_paper = with_paper(paper, *ours, kind), with_paper(paper, *peer, kind)
+    if agree and ours_paper and peer_paper:
+        return VERDICTS[0]
+    if agree:
+        return VERDICTS[1]
+    if peer_paper:
+        return VERDICTS[2]
+    if ours_paper:
+        return VERDICTS[3]
+    return VERDICTS[4]
+
+
+def summary(values) -> tuple[float, float, float]:
+    """Mean and 90 % interval of the per-seed values (NaN-safe)."""
+    values = np.asarray(values, dtype=float).ravel()
+    low, high = interval(values)
+    return float(np.nanmean(values)), low, high
+
+
+# --- the paper's numbers ----------------------------------------------------------------------------------
+GOYAL_TABLES = {("vanilla", "efficiency"): "goyal1998.table1", ("vanilla", "fairness"): "goyal1998.table2",
+                ("reno", "efficiency"): "goyal1998.table4", ("reno", "fairness"): "goyal1998.table5",
+                ("sack", "efficiency"): "goyal1998.table6"}
+
+
+def goyal_paper(network: str, tcp: str, sources: int, buffer: int, policy: str, metric: str) -> float | None:
+    ref = load_reference("goyal1998")
+    rows = ref[(ref.target == GOYAL_TABLES.get((tcp, metric))) & (ref.network == network) & (ref.sources == sources)
+               & (ref.buffer == buffer) & (ref.policy == policy) & (ref.metric == metric)]
+    return float(rows.value.iloc[0]) if len(rows) else None
+
+
+def goyal_lan_average(tcp: str, policy: str) -> float:
+    """goyal1998 Table 8's LAN column average of ``tcp`` under ``policy``."""
+    ref = load_reference("goyal1998")
+    rows = ref[(ref.target == "goyal1998.table8") & (ref.network == "lan") & (ref.tcp == tcp) & (ref.policy == policy)]
+    return float(rows.value.iloc[0])
+
+
+def ewa_paper(policy: str, phase: str) -> tuple[float | None, str]:
+    """ewa 2's utilization of a phase: Fig. 6 for Drop-Tail; for RED max_p 0.05, 2.2's "the results are now
+    comparable to those from Drop-from-Front" (Fig. 8's numbers); none for max_p 0.02."""
+    figure = {"drop_tail": ("ewa.fig6", "drop_tail"), "red_0.05": ("ewa.fig8", "drop_from_front")}.get(policy)
+    if figure is None:
+        return None, ""
+    ref = load_reference("ewa")
+    rows = ref[(ref.target == figure[0]) & (ref.policy == figure[1]) & (ref.phase == phase)
+               & (ref.metric == "l1_utilization")]
+    text = "Fig. 6" if policy == "drop_tail" else "2.2: 'comparable to Drop-from-Front' (Fig. 8)"
+    return float(rows.value.iloc[0]), text
+
+
+def ssthresh_paper() -> tuple[float, float]:
+    ref = load_reference("ewa")
+    row = ref[(ref.target == "ewa.ssthresh_study") & (ref.metric == "recovery_s")].iloc[0]
+    low, high = (float(x) for x in str(row.paper_text).split()[1].split("-"))
+    return low, high
+
+
+# --- the rows ---------------------------------------------------------------------------------------------
+CAUSES: dict[tuple[str, str], str] = {}
+"""(scenario, metric) -> what we found behind a disagreement between the peer and us (filled in from the
+investigation of each scenario, docs/validation.md)."""
+
+
+def unmatched(key: str, cell: dict) -> str:
+    """What the peer could not express for this cell: the translation's own list (:mod:`atmtcp.validation.ns3`)."""
+    from . import ns3
+    from ..internetwork import Internetwork
+    s = SCENARIOS[key]
+    run = s.run_of({k: v for k, v in cell.items()}, 0, False)
+    spec = ns3.from_internetwork(run) if isinstance(run.network, Internetwork) else ns3.from_n_source(run)
+    return "; ".join(spec.unmatched)
+
+
+def row(key: str, cell: str, metric: str, kind: str, paper, paper_source: str, ours, peer, not_matched: str,
+        peer_version: str) -> dict:
+    """One table row (``paper``: ``None`` or the paper's ``(low, high)``; ``ours``, ``peer``: per-seed values)."""
+    o, p = summary(ours), summary(peer)
+    width = lambda s: s[2] - s[1]  # noqa: E731
+    return {"scenario": key, "cell": cell, "metric": metric,
+            "paper": np.nan if paper is None else (paper[0] if paper[0] == paper[1] else f"{paper[0]:g}-{paper[1]:g}"),
+            "paper_source": paper_source,
+            "ours_mean": o[0], "ours_low": o[1], "ours_high": o[2],
+            "peer_mean": p[0], "peer_low": p[1], "peer_high": p[2],
+            "spread_ratio": width(p) / width(o) if width(o) > 0 else np.nan,
+            "peer": peer_version, "tolerance": f"{TOLERANCES[kind][1]:g} {TOLERANCES[kind][0]}",
+            "verdict": verdict(paper, o, p, kind), "not_matched": not_matched,
+            "cause": CAUSES.get((key, metric), "")}
+
+
+def _seeds(da: xr.DataArray) -> np.ndarray:
+    return da.values.ravel()
+
+
+def goyal_ubr_rows(ds: xr.Dataset, version: str) -> list[dict]:
+    rows = []
+    for network in ds.network.values:
+        for tcp in ds.tcp.values:
+            for n in ds.sources.values:
+                cell = {"network": str(network), "tcp": str(tcp), "sources": int(n), "buffer_factor": 1}
+                buffer = int(SCENARIOS["goyal_ubr"].run_of(cell, 0, False).network.switch_port.buffer_cells)
+                lacks = unmatched("goyal_ubr", cell)
+                for metric in ("efficiency", "fairness"):
+                    value = goyal_paper(str(network), str(tcp), int(n), buffer, "ubr", metric)
+                    sel = ds[metric].sel(network=network, tcp=tcp, sources=n, buffer_factor=1)
+                    rows.append(row("goyal_ubr", f"{network} {tcp} N={n} {buffer} cells UBR", metric, metric,
+                                    None if value is None else (value, value), "goyal1998 Table "
+                                    f"{GOYAL_TABLES[(str(tcp), metric)].split('table')[1]}",
+                                    _seeds(sel.sel(side="atmtcp")), _seeds(sel.sel(side=PEER)), lacks, version))
+    return rows
+
+
+def goyal_sack_rows(ds: xr.Dataset, version: str) -> list[dict]:
+    rows = []
+    eff = ds.efficiency.sel(network="lan").mean(["sources", "buffer_factor"])
+    peer = eff.sel(side=PEER, policy="ubr")
+    lacks = unmatched("goyal_sack", {"network": "lan", "tcp": "reno", "sources": 5, "buffer_factor": 1,
+                                     "policy": "ubr"})
+    for policy in ("ubr", "epd"):
+        ours = eff.sel(side="atmtcp", policy=policy)
+        label = f"LAN, 4 rows, ours {policy.upper()}, ns-3 FIFO (whole packets)"
+        for tcp in ("reno", "sack"):
+            value = goyal_lan_average(tcp, policy)
+            rows.append(row("goyal_sack", label, f"efficiency, {tcp}", "efficiency", (value, value), "goyal1998 Table 8",
+                            _seeds(ours.sel(tcp=tcp)), _seeds(peer.sel(tcp=tcp)), lacks, version))
+        diff = goyal_lan_average("sack", policy) - goyal_lan_average("reno", policy)
+        rows.append(row("goyal_sack", label, "efficiency, SACK - Reno", "difference", (diff, diff), "goyal1998 Table 8",
+                        _seeds(ours.sel(tcp="sack") - ours.sel(tcp="reno")),
+                        _seeds(peer.sel(tcp="sack") - peer.sel(tcp="reno")), lacks, version))
+    return rows
+
+
+def ewa_section2_rows(ds: xr.Dataset, version: str) -> list[dict]:
+    rows = []
+    for policy in ds.policy.values:
+        for tcp in ds.tcp.values:
+            cell = {"policy": str(policy), "tcp": str(tcp)}
+            lacks = unmatched("ewa_section2", cell)
+            label = f"{policy}, TCP {tcp}"
+            sel = ds.sel(policy=policy, tcp=tcp)
+            for phase in ds.phase.values:
+                value, source = ewa_paper(str(policy), str(phase))
+                u = sel.utilization_phase.sel(phase=phase)
+                rows.append(row("ewa_section2", label, f"L1 utilization {phase}", "utilization",
+                                None if value is None else (value, value), source,
+                                _seeds(u.sel(side="atmtcp")), _seeds(u.sel(side=PEER)), lacks, version))
+            for name, metric, kind in (("share_ratio_last", "share ratio 15-20 s", "ratio"),
+                                       ("drops_per_connection", "drops per connection", "count"),
+                                       ("timeouts_per_connection", "timeouts per connection", "count"),
+                                       ("fast_retransmits_per_connection", "fast retransmits per connection", "count")):
+                v = sel[name]
+                rows.append(row("ewa_section2", label, metric, kind, None, "", _seeds(v.sel(side="atmtcp")),
+                                _seeds(v.sel(side=PEER)), lacks, version))
+    return rows
+
+
+def ewa_ssthresh_rows(ds: xr.Dataset, version: str) -> list[dict]:
+    rows = []
+    for tcp in ds.tcp.values:
+        v = ds.full_utilization_s.sel(tcp=tcp)
+        rows.append(row("ewa_ssthresh", f"2 connections, ssthresh 512 KB, Drop-Tail 2 MB, TCP {tcp}",
+                        "time to full utilization (s)", "seconds", ssthresh_paper(), "ewa 4.2 ('approximately 20-30 "
+                        "seconds')", _seeds(v.sel(side="atmtcp")), _seeds(v.sel(side=PEER)),
+                        unmatched("ewa_ssthresh", {"tcp": str(tcp)}), version))
+    return rows
+
+
+ROWS = {"goyal_ubr": goyal_ubr_rows, "goyal_sack": goyal_sack_rows, "ewa_section2": ewa_section2_rows,
+        "ewa_ssthresh": ewa_ssthresh_rows}
+
+
+def table(datasets: dict[str, xr.Dataset]) -> pd.DataFrame:
+    """Every row of every scenario present in ``datasets`` (scenario key -> its stacked Dataset)."""
+    rows = []
+    for key, ds in datasets.items():
+        rows += ROWS[key](ds, ds.attrs.get("peer_version", PEER))
+    return pd.DataFrame(rows)
+
+
+# --- the outputs ------------------------------------------------------------------------------------------
+def figure(rows: pd.DataFrame, title: str):
+    """One panel per metric: for each cell the paper's value (black), ours and the peer's (mean, 90 %
+    interval over the seeds)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    metrics = list(dict.fromkeys(rows.metric))
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(10, 2.4 * len(metrics) + 0.6), squeeze=False)
+    for ax, metric in zip(axes[:, 0], metrics):
+        part = rows[rows.metric == metric].reset_index(drop=True)
+        x = np.arange(len(part))
+        for offset, side, color in ((-0.12, "ours", "tab:blue"), (0.12, "peer", "tab:orange")):
+            mean = part[f"{side}_mean"].to_numpy(float)
+            err = np.abs(np.vstack([mean - part[f"{side}_low"].to_numpy(float),
+                                    part[f"{side}_high"].to_numpy(float) - mean]))
+            ax.errorbar(x + offset, mean, yerr=np.nan_to_num(err), fmt="o", color=color, capsize=3,
+                        label="atmtcp" if side == "ours" else part.peer.iloc[0])
+        paper = pd.to_numeric(part.paper, errors="coerce")
+        ranged = part.paper.astype(str).str.contains("-", regex=False) & paper.isna()
+        ax.plot(x, paper, "kx", markersize=9, label="paper")
+        for i in np.where(ranged)[0]:
+            low, high = (float(v) for v in str(part.paper[i]).split("-"))
+            ax.vlines(x[i], low, high, color="k", linewidth=3)
+        ax.set_xticks(x, part.cell, rotation=20, ha="right", fontsize=7)
+        ax.set_ylabel(metric, fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[0, 0].legend(fontsize=8, loc="best")
+    axes[0, 0].set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def load(results_dir: Path) -> dict[str, xr.Dataset]:
+    """The validation results present in ``results_dir`` (scenario key -> Dataset)."""
+    found = {}
+    for key in SCENARIOS:
+        path = Path(results_dir) / f"{target(key)}.nc"
+        if path.exists():
+            found[key] = xr.load_dataset(path)
+    return found
+
+
+def write(results_dir: Path, figures_dir: Path, quick: bool = False) -> pd.DataFrame:
+    """``<figures_dir>/validation/validation.csv`` and ``.md``, and ``validation.<scenario>.png``."""
+    from ..figures import markdown_lines, save_figure, write_csv, QUICK_STAMP
+    datasets = load(results_dir)
+    frame = table(datasets)
+    folder = Path(figures_dir) / "validation"
+    folder.mkdir(parents=True, exist_ok=True)
+    write_csv(frame, folder / "validation.csv", index=False)
+    shown = frame[["scenario", "cell", "metric", "paper", "ours_mean", "ours_low", "ours_high", "peer_mean",
+                   "peer_low", "peer_high", "spread_ratio", "verdict"]].round(3).set_index(["scenario", "cell"])
+    lines = markdown_lines(shown)
+    (folder / "validation.md").write_text("\n".join(([f"**{QUICK_STAMP}**", ""] if quick else []) + lines) + "\n")
+    for key in datasets:
+        fig = figure(frame[frame.scenario == key], SCENARIOS[key].title)
+        save_figure(fig, figures_dir, f"validation.{key}", quick)
+    return frame
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--results-dir", default="data/results")
+    parser.add_argument("--figures-dir", default="figures")
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args(argv)
+    frame = write(Path(args.results_dir), Path(args.figures_dir), args.quick)
+    print(frame.verdict.value_counts().to_string())
+
+
+if __name__ == "__main__":
+    main()
