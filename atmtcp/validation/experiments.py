@@ -24,8 +24,7 @@ def points_of(key: str):
     def points(quick: bool) -> list[dict]:
         seeds = list(QUICK_SEEDS if quick else SEEDS)
         everything = grid(**s.axes, side=list(SIDES), seed=seeds)
-        return [p for p in everything if p["side"] == "atmtcp"
-                or not any(p[axis] in values for axis, values in s.peer_skips.items())]
+        return [p for p in everything if p["side"] == "atmtcp" or s.peer_runs(p)]
     return points
 
 

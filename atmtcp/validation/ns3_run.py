@@ -39,7 +39,8 @@ CPP = r"""
 namespace atmtcp_ns3 {
 using namespace ns3;
 
-struct Flow { Ptr<Socket> socket; uint64_t written = 0; uint32_t cwnd = 0; bool open = false; uint32_t slack = 0; };
+struct Flow { Ptr<Socket> socket; uint64_t written = 0; uint32_t cwnd = 0; bool open = false; uint32_t slack = 0;
+              uint32_t mss = 0; };
 static std::vector<Flow> flows;
 static std::map<uint32_t, int> byAddress;
 std::vector<double> sent, drops, timeouts, fastRetransmits, samples, sampleTimes, queueSamples, goodput;
@@ -54,9 +55,10 @@ static void TopUp(int i) {
   Ptr<TcpSocketBase> tcp = DynamicCast<TcpSocketBase>(f.socket);
   uint64_t acked = tcp->GetTxBuffer()->HeadSequence().GetValue() - 1;
   uint64_t target = acked + f.cwnd + f.slack;
-  while (f.written < target) {
-    uint32_t room = tcp->GetTxAvailable();
-    uint32_t chunk = (uint32_t) std::min<uint64_t>(target - f.written, room);
+  while (f.written < target) {  // whole segments only: a short write would go out as a short segment
+    uint64_t room = tcp->GetTxAvailable();
+    uint64_t want = (target - f.written + f.mss - 1) / f.mss * f.mss;
+    uint32_t chunk = (uint32_t) (std::min(want, room) / f.mss * f.mss);
     if (chunk == 0) break;
     int n = f.socket->Send(Create<Packet>(chunk));
     if (n <= 0) break;
@@ -65,7 +67,9 @@ static void TopUp(int i) {
 }
 static void OnSpace(int i, Ptr<Socket>, uint32_t) { TopUp(i); }
 static void OnCwnd(int i, uint32_t, uint32_t now) { flows[i].cwnd = now; TopUp(i); }
+std::vector<double> stateLog;  // (time, flow, state) of every congestion-state change, for inspection
 static void OnState(int i, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now) {
+  stateLog.push_back(Simulator::Now().GetSeconds()); stateLog.push_back(i); stateLog.push_back(now);
   if (now == TcpSocketState::CA_LOSS) timeouts[i] += 1;
   if (now == TcpSocketState::CA_RECOVERY) fastRetransmits[i] += 1;
 }
@@ -107,6 +111,7 @@ static void Sample() {
 static NetDeviceContainer Join(Ptr<Node> a, Ptr<Node> b, double rate, double delay, const std::string& queue) {
   PointToPointHelper p2p;
   p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate((uint64_t) std::llround(rate))));
+  p2p.SetDeviceAttribute("Mtu", UintegerValue(65535));  // no IP fragmentation: ours carries whole segments
   p2p.SetChannelAttribute("Delay", TimeValue(Seconds(delay)));
   p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue(queue));
   return p2p.Install(a, b);
@@ -122,7 +127,7 @@ void Run(const std::vector<double>& accessRate, const std::vector<double>& acces
          double trunkRate, double trunkDelay, const std::string& queueKind, const std::string& maxSize,
          double minTh, double maxTh, double maxP, double weight, unsigned meanPacket,
          const std::vector<double>& starts, const std::vector<double>& stops, double duration,
-         unsigned rngRun, double sampleS, unsigned slack,
+         unsigned rngRun, double sampleS, unsigned slack, unsigned mss,
          const std::vector<std::string>& names, const std::vector<std::string>& values) {
   const int n = accessRate.size();
   RngSeedManager::SetSeed(1);
@@ -131,7 +136,7 @@ void Run(const std::vector<double>& accessRate, const std::vector<double>& acces
   flows.assign(n, Flow());
   byAddress.clear();
   sent.assign(n, 0); drops.assign(n, 0); timeouts.assign(n, 0); fastRetransmits.assign(n, 0); goodput.assign(n, 0);
-  samples.clear(); sampleTimes.clear(); queueSamples.clear();
+  samples.clear(); sampleTimes.clear(); queueSamples.clear(); stateLog.clear();
   sampleEvery = sampleS;
 
   NodeContainer sources, sinks, routers;
@@ -177,6 +182,7 @@ void Run(const std::vector<double>& accessRate, const std::vector<double>& acces
   std::vector<Ptr<PacketSink>> apps(n);
   for (int i = 0; i < n; ++i) {
     flows[i].slack = slack;
+    flows[i].mss = mss;
     uint16_t port = 5000 + i;
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer c = sink.Install(sinks.Get(i));
@@ -186,7 +192,7 @@ void Run(const std::vector<double>& accessRate, const std::vector<double>& acces
     if (stops[i] >= 0) Simulator::Schedule(Seconds(stops[i]), &Close, i);
   }
   Simulator::Schedule(Seconds(0), &Sample);
-  Simulator::Stop(Seconds(duration));
+  Simulator::Stop(Seconds(duration) + NanoSeconds(1));  // the sample at the end time runs
   Simulator::Run();
   for (int i = 0; i < n; ++i) goodput[i] = apps[i]->GetTotalRx();
   flows.clear();
@@ -230,7 +236,7 @@ def run(spec: Ns3Dumbbell) -> dict[str, np.ndarray]:
             spec.bottleneck.rate_bps, spec.bottleneck.delay_s, q.kind, q.max_size(),
             q.min_th, q.max_th, q.max_p or 1.0, q.weight, q.mean_packet_bytes or spec.ip_packet_bytes,
             vec(spec.starts_s), vec(-1.0 if s is None else s for s in spec.stops_s), spec.duration_s,
-            spec.rng_run, spec.sample_s, SEND_AHEAD_SEGMENTS * spec.tcp.segment_size,
+            spec.rng_run, spec.sample_s, SEND_AHEAD_SEGMENTS * spec.tcp.segment_size, spec.tcp.segment_size,
             strings(defaults), strings(defaults.values()))
     n = spec.n
     times = np.array(list(lib.sampleTimes))
