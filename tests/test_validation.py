@@ -48,11 +48,11 @@ def test_goyal_translation(network, tcp, window_scaling):
     assert any("Reno's recovery" in u for u in spec.unmatched) == (tcp == "reno")
 
 
-def test_goyal_seed_draws_the_order_within_one_cell_time():
+def test_goyal_seed_draws_the_phases_within_one_packet_time():
     starts = [ns3.from_n_source(goyal_run("lan", 5, 1000, "ubr", "reno", seed, False)).starts_s for seed in (0, 1, 0)]
     assert starts[0] == starts[2] and starts[0] != starts[1]
-    assert all(0 <= s < 53 * 8 / m.OC3_BPS for s in starts[0] + starts[1])
-    assert len(set(np.argsort(s).tobytes() for s in starts)) == 2
+    assert all(0 <= s < 12 * 53 * 8 / m.OC3_BPS for s in starts[0] + starts[1])
+    assert max(starts[1]) - min(starts[1]) > 53 * 8 / m.OC3_BPS   # more than a permutation of one cell time
 
 
 @pytest.mark.parametrize("target, kind", [("ewa.fig5", "fifo"), ("ewa.fig11", "red")])

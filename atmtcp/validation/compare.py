@@ -139,12 +139,14 @@ def row(key: str, cell: str, metric: str, kind: str, paper, paper_source: str, o
         peer_version: str) -> dict:
     """One table row (``paper``: ``None`` or the paper's ``(low, high)``; ``ours``, ``peer``: per-seed values)."""
     o, p = summary(ours), summary(peer)
+    seeds = lambda v: int(np.isfinite(np.asarray(v, dtype=float)).sum())  # noqa: E731
     width = lambda s: s[2] - s[1]  # noqa: E731
     return {"scenario": key, "cell": cell, "metric": metric,
             "paper": np.nan if paper is None else (paper[0] if paper[0] == paper[1] else f"{paper[0]:g}-{paper[1]:g}"),
             "paper_source": paper_source,
             "ours_mean": o[0], "ours_low": o[1], "ours_high": o[2],
             "peer_mean": p[0], "peer_low": p[1], "peer_high": p[2],
+            "ours_seeds": seeds(ours), "peer_seeds": seeds(peer),
             "spread_ratio": width(p) / width(o) if width(o) > 0 else np.nan,
             "peer": peer_version, "tolerance": f"{TOLERANCES[kind][1]:g} {TOLERANCES[kind][0]}",
             "verdict": verdict(paper, o, p, kind), "not_matched": not_matched,
@@ -198,6 +200,8 @@ def ewa_section2_rows(ds: xr.Dataset, version: str) -> list[dict]:
     for policy in ds.policy.values:
         for tcp in ds.tcp.values:
             cell = {"policy": str(policy), "tcp": str(tcp)}
+            if not np.isfinite(ds.utilization_phase.sel(policy=policy, tcp=tcp, side=PEER)).any():
+                continue   # a cell the peer does not run (SCENARIOS["ewa_section2"].peer_skips)
             lacks = unmatched("ewa_section2", cell)
             label = f"{policy}, TCP {tcp}"
             sel = ds.sel(policy=policy, tcp=tcp)

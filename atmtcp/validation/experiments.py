@@ -36,8 +36,10 @@ def runner_of(key: str):
 
 def parameters_of(key: str):
     def parameters(quick: bool) -> dict:
+        from .ns3_run import available, version
         s = SCENARIOS[key]
-        return {"scenario": key, "scenario_title": s.title, "peer": "ns-3", "note": s.note or "-"}
+        return {"scenario": key, "scenario_title": s.title, "peer_version": version() if available() else "ns-3 (absent)",
+                "peer_seeds": s.peer_seeds, "note": s.note or "-"}
     return parameters
 
 

@@ -32,9 +32,11 @@ How a model maps onto ns-3 (each mapping is a function below, tested on its numb
   threshold no run can reach. What else could not be matched is listed by :func:`unmatched_tcp`.
 
 Seeds. A goyal1998 seed draws only the order in which a slotted port takes one slot's cells (every
-source starts at t = 0). ns-3 is deterministic for simultaneous events, so its seed draws each source's
-start in [0, one cell time) (:func:`goyal_starts`): the order of the sources' first packets at the
-bottleneck, the same scale of perturbation. An ewa seed draws the start times (0 for seed 0, else in
+source starts at t = 0). ns-3 has no random element in these runs, so its seed draws each source's start
+in [0, one packet time at the bottleneck) (:func:`goyal_starts`): the phase of its packets against the
+others', which then decides the order in which their packets meet at the bottleneck (ours redraws that
+order in every slot). A draw within one cell time would only permute identical sources and leave every
+aggregate unchanged. An ewa seed draws the start times (0 for seed 0, else in
 [0, 10 ms)) and RED's draws: ns-3 takes the very start times of our run and draws RED's numbers from its
 own stream, run number ``seed + 1``.
 """
@@ -242,10 +244,11 @@ def queue_of(port, mss: int, aal5: m.Aal5Config) -> tuple[Ns3Queue, tuple[str, .
         "cut-through cell switching (ns-3 stores each packet at every hop)")
 
 
-def goyal_starts(n: int, seed: int, rate_bps: float) -> tuple[float, ...]:
-    """ns-3's starts for a goyal1998 run: uniform in [0, one cell time) from ``seed`` (module docstring)."""
+def goyal_starts(n: int, seed: int, rate_bps: float, cells: int) -> tuple[float, ...]:
+    """ns-3's starts for a goyal1998 run: uniform in [0, one packet of ``cells`` cells at ``rate_bps``) from
+    ``seed`` (module docstring)."""
     rng = np.random.default_rng(seed)
-    return tuple(float(x) for x in rng.uniform(0.0, cell_time_s(rate_bps), n))
+    return tuple(float(x) for x in rng.uniform(0.0, cells * cell_time_s(rate_bps), n))
 
 
 def _single_tcp(run: m.Run) -> m.TcpConfig:
@@ -272,7 +275,8 @@ def from_n_source(run: m.Run) -> Ns3Dumbbell:
     if any(c.start_s != 0 for c in run.connections):
         starts = tuple(c.start_s for c in run.connections)
     else:
-        starts = goyal_starts(len(run.connections), run.seed, trunk.rate_bps)
+        starts = goyal_starts(len(run.connections), run.seed, trunk.rate_bps,
+                              packet_cells(tcp.mss, run.aal5.overhead_bytes))
     return Ns3Dumbbell(access, Ns3Link(rate(trunk), trunk.delay_s), egress, queue, tcp_of(tcp), starts,
                        tuple(c.stop_s for c in run.connections), run.duration_s, run.seed + 1,
                        ip_packet_bytes(tcp.mss, run.aal5), unmatched=lacks + unmatched_tcp(tcp))

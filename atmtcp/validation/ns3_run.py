@@ -218,7 +218,7 @@ def _bindings():
 
 
 def version() -> str:
-    """The installed ns-3 wheel's version (``ns3 3.44.post0``)."""
+    """The installed ns-3 wheel's version (``ns-3 3.44.post0``)."""
     from importlib.metadata import version as of
     return f"ns-3 {of('ns3')}"
 
