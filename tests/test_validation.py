@@ -117,3 +117,11 @@ def test_a_short_ns3_run():
     out = ns3_run.run(replace(ns3.from_internetwork(ewa), sample_s=0.25))
     assert out["sent_bytes"].shape == (3, 10) and np.all(np.diff(out["sent_bytes"], axis=0) >= 0)
     assert out["sent_bytes"][-1].sum() >= out["goodput_bytes"].sum() > 0
+
+
+def test_first_full_utilization_and_a_run_that_never_gets_there():
+    import xarray as xr
+    util = xr.DataArray([[0.5, 0.96, 0.2, 0.97], [0.1, 0.2, 0.3, 0.4], [np.nan] * 4], dims=("seed", "interval"),
+                        coords={"interval": [0.25, 0.5, 0.75, 1.0]})
+    got = compare.first_full_s(util).values
+    assert got[0] == 0.5 and got[1] == 1.0 and np.isnan(got[2])   # reached; never (the run's length); not run
