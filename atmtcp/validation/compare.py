@@ -186,7 +186,7 @@ def row(key: str, cell: str, metric: str, kind: str, paper, paper_source: str, o
     seeds = lambda v: int(np.isfinite(np.asarray(v, dtype=float)).sum())  # noqa: E731
     width = lambda s: s[2] - s[1]  # noqa: E731
     return {"scenario": key, "cell": cell, "metric": metric,
-            "paper": np.nan if paper is None else (paper[0] if paper[0] == paper[1] else f"{paper[0]:g}-{paper[1]:g}"),
+            "paper": np.nan if paper is None else (round(paper[0], 6) if paper[0] == paper[1] else f"{paper[0]:g}-{paper[1]:g}"),
             "paper_source": paper_source,
             "ours_mean": o[0], "ours_low": o[1], "ours_high": o[2],
             "peer_mean": p[0], "peer_low": p[1], "peer_high": p[2],
