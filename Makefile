@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup warm test test-slurm reproduce quick atlas atlas-quick report bench docs test-docs clean clean-cache lock
+.PHONY: setup warm test test-slurm reproduce quick atlas atlas-quick validate report bench docs test-docs clean clean-cache lock
 
 $(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,14 @@ atlas: warm
 
 atlas-quick:
 	@$(MAKE) --no-print-directory atlas QUICK=1
+
+# The validation (issue 37, docs/validation.md): the papers' scenarios in ns-3 beside ours, not part of
+# `reproduce`. Installs the optional extra `validate` (the ns3 wheel, which builds cppyy: several minutes the
+# first time), then writes data/results/validation.*.nc and figures/validation/. `make validate QUICK=1`:
+# short runs, two seeds, into the quick folders.
+validate: warm
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[validate]'
+	$(SNAKEMAKE) validate $(if $(QUICK),--configfile config/quick.yaml)
 
 REPORT ?= report.html
 report: setup

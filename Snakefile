@@ -14,6 +14,8 @@
 #                        -> {figures_dir}/{paper}/; then notebooks/fidelity.ipynb -> {figures_dir}/fidelity.md
 #   rules/atlas.smk      the atlas (atlas.* targets, notebooks/atlas.ipynb -> {figures_dir}/atlas/): not in `all`;
 #                        `snakemake atlas` (make atlas) builds it
+#   rules/validation.smk the cross-check with ns-3 (validation.* targets -> {figures_dir}/validation/): not in
+#                        `all`; `snakemake validate` (make validate, which first installs the extra) builds it
 from snakemake.utils import min_version, validate
 
 from atmtcp.experiments import EXPERIMENTS, PAPER_EXPERIMENTS
@@ -52,6 +54,7 @@ include: "rules/common.smk"
 include: "rules/simulate.smk"
 include: "rules/notebooks.smk"
 include: "rules/atlas.smk"
+include: "rules/validation.smk"
 
 
 rule all:

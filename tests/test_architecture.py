@@ -19,6 +19,7 @@ PAPER_IMPORTERS = (
     "atmtcp.atlas",         # the atlas runs every paper's scenarios under every policy and TCP
     "atmtcp.default_run",   # `atmtcp run` and `atmtcp bench` default to goyal1998's N-source configuration
     "atmtcp.bench",         # the benchmark times a scenario of each paper
+    "atmtcp.validation",    # the cross-check runs the papers' scenarios in an independent simulator
 )
 """The modules (and packages) outside atmtcp/papers/ that may import a paper's package. The registry
 (:mod:`atmtcp.papers`, read by :mod:`atmtcp.experiments`) finds the packages by name, with no import
@@ -133,4 +134,4 @@ def test_a_paper_package_is_imported_only_by_its_own_and_the_allowed_modules():
                    if paper_of(b) is not None and not may_import_paper(a, paper_of(b)))
     assert not wrong, f"imports of a paper's package from outside it: {wrong}"
     importers = {a for a, targets in graph.items() for b in targets if paper_of(b) and not paper_of(a)}
-    assert {a.split(".")[1] for a in importers} == {"atlas", "default_run", "bench"}
+    assert {a.split(".")[1] for a in importers} == {"atlas", "default_run", "bench", "validation"}

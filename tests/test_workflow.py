@@ -72,12 +72,23 @@ def test_the_atlas_target_plans_one_job_per_scenario_then_the_grid_and_its_noteb
     notebook, and the quick flag reaching both; no paper's target."""
     output = dry_run("atlas", *(["--configfile", "config/quick.yaml"] if quick else []))
     stats = job_stats(output)
-    assert stats == {"experiment": len(STUDY_EXPERIMENTS), "notebook_atlas": 1, "atlas": 1,
-                     "total": len(STUDY_EXPERIMENTS) + 2}, stats
+    atlas = [t for t in STUDY_EXPERIMENTS if t.startswith("atlas.")]
+    assert stats == {"experiment": len(atlas), "notebook_atlas": 1, "atlas": 1, "total": len(atlas) + 2}, stats
     commands = [m.groupdict() for m in EXPERIMENT_COMMAND.finditer(output)]
-    assert sorted(c["id"] for c in commands) == sorted(STUDY_EXPERIMENTS)
+    assert sorted(c["id"] for c in commands) == sorted(atlas)
     assert all(bool(c["quick"]) is quick for c in commands)
     assert [(m["notebook"], m["quick"]) for m in PAPERMILL_COMMAND.finditer(output)] == [("atlas", str(quick))]
+
+
+def test_the_validate_target_plans_one_job_per_scenario_then_the_table():
+    """`snakemake validate` (make validate): one experiment job per validation scenario, then the table; no
+    paper's or atlas's target."""
+    output = dry_run("validate")
+    validation = [t for t in STUDY_EXPERIMENTS if t.startswith("validation.")]
+    assert len(validation) >= 4
+    assert job_stats(output) == {"experiment": len(validation), "validation_table": 1, "validate": 1,
+                                 "total": len(validation) + 2}
+    assert sorted(m["id"] for m in EXPERIMENT_COMMAND.finditer(output)) == sorted(validation)
 
 
 def test_an_experiment_job_reads_only_the_sources_its_results_depend_on():

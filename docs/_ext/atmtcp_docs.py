@@ -15,7 +15,9 @@ the tracked ``figures/`` (no simulation runs here):
 - ``quickstart.ipynb``: the class notebook, executed with papermill (short runs), for the tutorial page;
 - ``atlas/``: the atlas's heat maps, conclusions table, recommendation and closing note from the tracked
   ``figures/atlas/`` (``make atlas``), and its parameter rule from :mod:`atmtcp.atlas.grid`, which
-  ``docs/atlas.md`` includes.
+  ``docs/atlas.md`` includes;
+- ``validation/``: the cross-check's table and figures from the tracked ``figures/validation/``
+  (``make validate``), which ``docs/validation.md`` includes.
 """
 from __future__ import annotations
 
@@ -313,6 +315,23 @@ def atlas_parts() -> None:
            f"{grid.PARAMETER_RULE}\n")
 
 
+def validation_parts() -> None:
+    """``generated/validation/``: the tracked ``figures/validation/`` table and figures (docs/validation.md
+    includes them)."""
+    from atmtcp.validation.scenarios import SCENARIOS
+
+    folder = FIGURES / "validation"
+    for key in SCENARIOS:
+        png = folder / f"validation.{key}.png"
+        copy = GENERATED / "validation" / png.name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if png.exists() and (not copy.exists() or copy.stat().st_mtime < png.stat().st_mtime):
+            shutil.copy2(png, copy)
+    table = folder / "validation.md"
+    _write(GENERATED / "validation" / "table.md", table.read_text() if table.exists() else
+           "(not yet built: run `make validate`)\n")
+
+
 def generate(app=None) -> None:
     """Write every generated page (Sphinx calls this at ``builder-inited``)."""
     papers = _papers()
@@ -324,6 +343,7 @@ def generate(app=None) -> None:
     _write(GENERATED / "tcp-settings.md", tcp_settings_page())
     _write(GENERATED / "fidelity.md", fidelity_page())
     atlas_parts()
+    validation_parts()
     quickstart_notebook()
 
 

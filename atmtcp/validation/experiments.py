@@ -1,0 +1,48 @@
+"""The validation's targets: ``validation.<scenario>``, one experiment per scenario of
+:mod:`atmtcp.validation.scenarios`, whose grid is the scenario's axes x side (``atmtcp``, ``ns-3``) x seed.
+Not part of ``make reproduce``: ``make validate`` builds them (the ns-3 side needs the ``validate`` extra).
+"""
+from __future__ import annotations
+
+import xarray as xr
+
+from ..experiment import Experiment, grid
+from .scenarios import QUICK_SEEDS, SCENARIOS, SEEDS, SIDES, run_point
+
+PREFIX = "validation"
+REFERENCES = "goyal1998 and ewa (CITATION.cff); the peer: ns-3 (https://www.nsnam.org), the ns3 wheel of PyPI"
+
+
+def target(key: str) -> str:
+    """``goyal_ubr`` -> ``validation.goyal_ubr``."""
+    return f"{PREFIX}.{key}"
+
+
+def points_of(key: str):
+    s = SCENARIOS[key]
+
+    def points(quick: bool) -> list[dict]:
+        seeds = list(QUICK_SEEDS if quick else SEEDS)
+        everything = grid(**s.axes, side=list(SIDES), seed=seeds)
+        return [p for p in everything if p["side"] == "atmtcp" or s.peer_runs(p)]
+    return points
+
+
+def runner_of(key: str):
+    def run(point: dict, quick: bool) -> xr.Dataset:
+        return run_point(key, point, quick)
+    return run
+
+
+def parameters_of(key: str):
+    def parameters(quick: bool) -> dict:
+        from .ns3_run import available, version
+        s = SCENARIOS[key]
+        return {"scenario": key, "scenario_title": s.title, "peer_version": version() if available() else "ns-3 (absent)",
+                "peer_seeds": s.peer_seeds, "note": s.note or "-"}
+    return parameters
+
+
+EXPERIMENTS = [Experiment(target(key), f"Validation: {s.title}", points_of(key), runner_of(key),
+                          parameters=parameters_of(key), attrs={"references": REFERENCES})
+               for key, s in SCENARIOS.items()]
