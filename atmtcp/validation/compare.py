@@ -139,24 +139,24 @@ CAUSES = (
     ("goyal_sack", "", "SACK - Reno", "both simulators: SACK does at least as well as Reno in the LAN (ns-3's SACK "
      "is RFC 6675's, ours goyal1998 5.4.1's PIPE); the paper's SACK below Reno is reproduced by neither"),
     ("goyal_sack", "", "efficiency", SHORT_LAN),
-    ("ewa_section2", "drop_tail, TCP headline", "", "Reno's recovery, which ns-3 lacks: multiple drops per window "
+    ("ewa_section2", "drop_tail, TCP 4.4BSD-Lite", "", "Reno's recovery, which ns-3 lacks: multiple drops per window "
      "end it in a timeout (17 per connection against ns-3's 2). Checked by hand on seed 1: our kernel with New "
      "Reno instead of Reno gives 0.99, 1.00, 0.98 and no timeout, ns-3's numbers"),
     ("ewa_section2", "one segment per RTT", "fast retransmits", "ns-3 after a timeout keeps the not yet "
      "retransmitted window marked lost: each duplicate ACK of the go-back-N starts a new recovery (460 recoveries "
      "for 38 drops)"),
-    ("ewa_section2", "red_0.05, TCP headline", "", "two mechanisms of our headline TCP that ns-3 lacks: Reno's "
+    ("ewa_section2", "red_0.05, TCP 4.4BSD-Lite", "", "two mechanisms of 4.4BSD-Lite's TCP (ewa's headline until issue 36) that ns-3 lacks: Reno's "
      "recovery and 4.4BSD's + mss/8 per ACK, whose faster growth keeps RED's average above max_th (forced drops "
      "in bursts, 26 timeouts per connection). Checked by hand on seed 1: our kernel with New Reno and without "
      "+ mss/8 gives 0.89, 0.91, 0.85, 2 timeouts and 86 drops per connection, ns-3's numbers (0.93, 0.90, 0.84; "
      "1 and 73): no difference of RED itself"),
-    ("ewa_ssthresh", "headline", "time to full utilization", "4.4BSD's + mss/8 per ACK grows cwnd by about cwnd/16 "
-     "per round trip above ssthresh (+22 segments at 512 KB), so our headline TCP fills the pipe in 2.5 s; ns-3 "
+    ("ewa_ssthresh", "4.4BSD-Lite", "time to full utilization", "4.4BSD's + mss/8 per ACK grows cwnd by about cwnd/16 "
+     "per round trip above ssthresh (+22 segments at 512 KB), so 4.4BSD-Lite's TCP (ewa's headline until issue 36) fills the pipe in 2.5 s; ns-3 "
      "(no mss/8, an ACK every second segment) grows half a segment per round trip and has not filled it at 30 s "
      "(30 reads '30 s or more')"),
     ("ewa_ssthresh", "one segment per RTT", "time to full utilization", "both simulators need about 20 s at one "
      "segment per round trip, as the paper says: its 20-30 s is what a TCP without 4.4BSD's + mss/8 needs"),
-    ("ewa_ssthresh", "headline", "stays full", "our headline TCP overshoots the 2 MB buffer after 2.5 s, loses many "
+    ("ewa_ssthresh", "4.4BSD-Lite", "stays full", "4.4BSD-Lite's TCP (ewa's headline until issue 36) overshoots the 2 MB buffer after 2.5 s, loses many "
      "segments per window and times out with ssthresh at two segments: L1 is nearly idle for about 10 s before it "
      "refills; its 26 s matches the paper's number for another reason than the paper's"),
 )
