@@ -5,12 +5,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from atmtcp.papers.ewa.shared.scenario import BSD_READING
-
 from atmtcp import model as m
 from atmtcp.internetwork import RouterPolicy, RouterPort
 from atmtcp.kernel.aal5 import packet_cells
 from atmtcp.papers.ewa.section2.scenario import ten_connection_run
+from atmtcp.papers.ewa.shared.scenario import BSD_READING
 from atmtcp.papers.goyal1998.scenario import goyal_run
 from atmtcp.validation import compare, ns3
 from atmtcp.validation.experiments import EXPERIMENTS, points_of
