@@ -290,6 +290,14 @@ ATLAS_PARTS = ("conclusions", "recommendation", "closing_note")
 ATLAS_MAPS = ("efficiency", "fairness", "loss", "timeouts_per_connection")
 
 
+def _copy_newer(png: Path, folder: Path) -> None:
+    """Copy ``png`` (a tracked figure) into ``folder`` when it exists and the copy is missing or older."""
+    copy = folder / png.name
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    if png.exists() and (not copy.exists() or copy.stat().st_mtime < png.stat().st_mtime):
+        shutil.copy2(png, copy)
+
+
 def atlas_parts() -> None:
     """``generated/atlas/``: the tracked ``figures/atlas/`` heat maps (copied) and tables, and the rule for
     the parameters a scenario's paper does not give (docs/atlas.md includes them)."""
@@ -297,11 +305,7 @@ def atlas_parts() -> None:
 
     folder = FIGURES / "atlas"
     for name in ATLAS_MAPS:
-        png = folder / f"atlas.{name}.png"
-        copy = GENERATED / "atlas" / png.name
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        if png.exists() and (not copy.exists() or copy.stat().st_mtime < png.stat().st_mtime):
-            shutil.copy2(png, copy)
+        _copy_newer(folder / f"atlas.{name}.png", GENERATED / "atlas")
     for name in ATLAS_PARTS:
         path = folder / f"atlas.{name}.md"
         _write(GENERATED / "atlas" / f"{name}.md", path.read_text() if path.exists() else
@@ -322,11 +326,7 @@ def validation_parts() -> None:
 
     folder = FIGURES / "validation"
     for key in SCENARIOS:
-        png = folder / f"validation.{key}.png"
-        copy = GENERATED / "validation" / png.name
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        if png.exists() and (not copy.exists() or copy.stat().st_mtime < png.stat().st_mtime):
-            shutil.copy2(png, copy)
+        _copy_newer(folder / f"validation.{key}.png", GENERATED / "validation")
     table = folder / "validation.md"
     _write(GENERATED / "validation" / "table.md", table.read_text() if table.exists() else
            "(not yet built: run `make validate`)\n")
