@@ -92,6 +92,7 @@ def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: 
         claims = verdicts[(verdicts.paper == document) & ~_is_identity(verdicts)]
         row = {"document": document, "targets": len(targets.get(document, [])),
                "claims passed": f"{int(claims.passed.sum())} of {len(claims)}",
+               "claims read by the noise model": f"{_noise_model_count(claims)} of {len(claims)}",
                "model parameters echoed": int((own.status == "model parameter").sum())}
         seeds = own[own.status == "compared"].seeds.dropna()
         if not seeds.empty:
@@ -102,11 +103,20 @@ def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: 
         rows.append(row)
     columns = ["document", "targets", "cells", "seeds per cell", "with interval", "inside", "share inside",
                "fractions, points",
-               "percentages, points", "quantities, % of paper", "model parameters echoed", "claims passed"]
+               "percentages, points", "quantities, % of paper", "model parameters echoed", "claims passed",
+               "claims read by the noise model"]
     table = pd.DataFrame(rows).reindex(columns=columns)
     for count in ("cells", "with interval", "inside"):
         table[count] = table[count].astype("Int64")
     return table.set_index("document")
+
+
+def _noise_model_count(claims: pd.DataFrame) -> int:
+    """How many of ``claims`` (rows of a claims.csv) were read by the noise model (their ``read_on``); claims
+    written before issue 36 were read by the per-seed rule and count 0."""
+    from .claims import NOISE_MODEL
+
+    return int((claims.read_on == NOISE_MODEL).sum()) if "read_on" in claims else 0
 
 
 def _is_identity(verdicts: pd.DataFrame) -> pd.Series:
@@ -197,7 +207,8 @@ def verdict_rule_lines() -> list[str]:
         "ask for agree (below). How many seeds, each read alone, show the whole claim is kept in each detail as "
         "information: for a claim over many points it is biased to fail, since one run must clear every point "
         "at once. Claims whose check gives no margins still read the mean and at least 70 % of the seeds; the "
-        "`read_on` column of each `claims.csv` says which rule read each claim.",
+        "`read_on` column of each `claims.csv` says which rule read each claim, and the column *claims read by "
+        "the noise model* above counts them (0 where a paper's verdicts were written before this rule).",
         "",
         "## What the papers' words mean here",
         "",
