@@ -81,9 +81,12 @@ test-docs: docs
 	$(BIN)/python scripts/check_docs.py docs/_build/html
 
 # The quick workflow through a real single-node SLURM started here (root on Debian; see
-# scripts/test_slurm.sh and docs/cluster.md). Not part of `make test`.
+# scripts/test_slurm.sh and docs/cluster.md). Not part of `make test` (tests/test_cluster.py checks the
+# profile and the rules' resources there, without SLURM). Other Snakemake targets than the default
+# one: make test-slurm TARGET=atlas (the atlas, quick).
+TARGET ?=
 test-slurm: setup
-	bash scripts/test_slurm.sh
+	TARGET='$(TARGET)' bash scripts/test_slurm.sh
 
 # figures/ is tracked (the documentation shows it); `make reproduce` rewrites it.
 clean:
