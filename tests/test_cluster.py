@@ -51,6 +51,15 @@ def test_every_rule_a_cluster_runs_takes_its_resources_from_config():
     assert used == set(config), f"entries of config/resources.yaml that no rule uses: {set(config) - used}"
 
 
+def test_the_workflow_refuses_measurements_of_an_experiment_that_does_not_exist(tmp_path):
+    """config/resources.yaml's per-experiment entries name experiment ids: a renamed or removed
+    experiment's entry stops the workflow instead of being ignored."""
+    stale = tmp_path / "stale.yaml"
+    stale.write_text("resources:\n  experiment:\n    cpu_s_of:\n      goyal1998.no_such_target: 60\n")
+    with pytest.raises(RuntimeError, match=r"resources.experiment.cpu_s_of: 'goyal1998.no_such_target' is not an"):
+        rule_table([*QUICK, str(stale)])  # --configfile takes several files
+
+
 DUMMY_RULES = '''
 localrules: dummy_local
 
