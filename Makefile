@@ -83,9 +83,11 @@ test-docs: docs
 # The quick workflow through a real single-node SLURM started here (root on Debian; see
 # scripts/test_slurm.sh and docs/cluster.md). Not part of `make test` (tests/test_cluster.py checks the
 # profile and the rules' resources there, without SLURM). Other Snakemake targets than the default
-# one: make test-slurm TARGET=atlas (the atlas, quick).
+# one: make test-slurm TARGET=atlas (the atlas, quick). After `warm`, as `quick`: the jobs use this
+# checkout's compiled kernel; without it every job would compile its own (minutes each, past the
+# quick jobs' 15-minute limit on a busy machine).
 TARGET ?=
-test-slurm: setup
+test-slurm: warm
 	TARGET='$(TARGET)' bash scripts/test_slurm.sh
 
 # figures/ is tracked (the documentation shows it); `make reproduce` rewrites it.
