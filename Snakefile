@@ -8,7 +8,7 @@
 # (targets go before --configfile, which takes several values: snakemake data/results/X.nc --configfile ...)
 #
 # Thin, after PyPSA-Eur: load and validate the config, include the rules by phase.
-#   rules/common.smk     paths and helper functions (output names, inputs, threads)
+#   rules/common.smk     paths and helper functions (output names, inputs, threads, cluster resources)
 #   rules/simulate.smk   one job per experiment id of atmtcp.experiments.EXPERIMENTS -> {results_dir}/{id}.nc
 #   rules/notebooks.smk  one papermill job per notebook of the paper packages (atmtcp.papers)
 #                        -> {figures_dir}/{paper}/; then notebooks/fidelity.ipynb -> {figures_dir}/fidelity.md
@@ -24,6 +24,7 @@ min_version("8.0")
 
 
 configfile: "config/config.yaml"
+configfile: "config/resources.yaml"  # what each job asks a cluster for
 
 
 validate(config, "config/config.schema.yaml")

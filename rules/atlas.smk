@@ -29,8 +29,7 @@ rule notebook_atlas:
     params:
         **notebook_parameters(),
     resources:
-        mem_mb=lambda wildcards, attempt: 2000 * attempt,
-        runtime=lambda wildcards, attempt: 15 * attempt,
+        **cluster_resources("notebook_atlas"),
     log:
         "logs/notebooks/atlas.log",
     benchmark:

@@ -64,43 +64,51 @@ def experiment_threads(wildcards):
 
 
 # ---- cluster resources (SLURM) ----------------------------------------------------------------
-# What one experiment job asks for, from the experiment itself: CPUs = its threads; memory = one
-# parent and `threads` worker processes, each holding numba and the kernel, plus the largest run's
-# arrays; wall time from quick or full mode and the experiment's CPU time. The measured figures come
-# from `make reproduce` on the 2-core CI machine (logs/benchmarks/experiments/*.tsv, 2026-11-24, two
-# workers): CPU seconds of the full grid (twice the wall time of its two busy workers; experiments under
-# 20 s default) and MB per run above a worker's own 250 MB (2026-11-22). Every retry
-# (`attempt`) doubles memory and time.
-PROCESS_MB = 250
-FULL_CPU_S = {
-    # the studies of issues 22 and 24: make reproduce from a fresh clone of 2026-11-24, the machine idle
-    "lakshman.buffer_study": 577, "goyal1997.satellite_study": 141, "goyal1998.sack_pipe_study": 91,
-    "goyal1998.sack_lan_mechanism": 59, "goyal1998.fba_study": 51, "goyal1998.many_sources": 64,
-    "goyal1998.sd_z_sweep": 40,
-    # the atlas (make atlas, issue 28): its benchmark files of 2026-11-25, two workers, the machine shared
-    "atlas.satellite": 188, "atlas.goyal_wan": 177, "atlas.goyal_lan": 76, "atlas.cheon_asymmetric": 75,
-    "atlas.lakshman_large": 45,
-    "goyal1998.ubr_sensitivity": 364, "lakshman.fig10": 122, "lakshman.fig12": 117, "goyal1998.table1": 108,
-    "lakshman.fig11": 105, "goyal1998.table4": 105, "lakshman.fig7": 102, "lakshman.fig6": 96,
-    "lakshman.fig3": 96, "lakshman.fig2": 95, "goyal1998.table6": 90, "goyal1997.satellite_efficiency": 88,
-    "goyal1998.start_jitter": 86, "lakshman.fig13": 69, "goyal1998.fba_factorial": 35,
-}
-RUN_MB = {"goyal1998.table3": 1000, "goyal1998.many_sources": 400, "goyal1997.cwnd_integer_stall": 300}
+# What a job asks a cluster for comes from one place, config `resources` (config/resources.yaml): every
+# rule that runs as a job declares `resources: **cluster_resources(KEY)`. tests/test_cluster.py checks
+# that each such rule does (scripts/workflow_plan.py reads the `config_key` set below).
+for _key in ("run_mb_of", "cpu_s_of"):
+    for _id in config["resources"]["experiment"].get(_key, {}):
+        if _id not in EXPERIMENTS:
+            raise ValueError(f"config resources.experiment.{_key}: {_id!r} is not an experiment id")
 
 
 def experiment_mem_mb(wildcards, threads, attempt):
-    """MB for one experiment job (see above)."""
-    per_run = RUN_MB.get(wildcards.id, 100)
-    return (PROCESS_MB * (threads + 1) + per_run * threads) * attempt
+    """MB for one experiment job: the parent and `threads` workers, each `process_mb`, plus per worker
+    the arrays of the largest run (`run_mb`, or the experiment's entry in `run_mb_of`)."""
+    spec = config["resources"]["experiment"]
+    per_run = spec.get("run_mb_of", {}).get(wildcards.id, spec["run_mb"])
+    return (spec["process_mb"] * (threads + 1) + per_run * threads) * attempt
 
 
 def experiment_runtime(wildcards, threads, attempt):
-    """Minutes of wall time: 15 in quick mode; in full mode three times the measured CPU time over
-    the job's CPUs, at least 15 (the CI machine's cores are not a cluster node's)."""
+    """Minutes of wall time: `runtime` in quick mode; in full mode three times the experiment's CPU time
+    (`cpu_s`, or its entry in `cpu_s_of`) over the job's CPUs, plus 10, at least `runtime`."""
+    spec = config["resources"]["experiment"]
     if config["quick"]:
-        return 15 * attempt
-    cpu_minutes = FULL_CPU_S.get(wildcards.id, 20) / 60
-    return max(15, int(3 * cpu_minutes / threads) + 10) * attempt
+        return spec["runtime"] * attempt
+    cpu_minutes = spec.get("cpu_s_of", {}).get(wildcards.id, spec["cpu_s"]) / 60
+    return max(spec["runtime"], int(3 * cpu_minutes / threads) + 10) * attempt
+
+
+def cluster_resources(key):
+    """A rule's `resources:` for cluster executors from config `resources[key]`: `runtime` (minutes) and
+    `mem_mb`, doubled on every retry (`attempt`), and `cpus_per_task`, the rule's threads. `experiment`
+    computes them per experiment (above); any other key gives its fixed `mem_mb` and `runtime`."""
+    if key not in config["resources"]:
+        raise ValueError(f"config resources has no entry {key!r} (config/resources.yaml)")
+    spec = config["resources"][key]
+    if key == "experiment":
+        resources = {"mem_mb": experiment_mem_mb, "runtime": experiment_runtime}
+    else:
+        resources = {
+            "mem_mb": lambda wildcards, attempt: spec["mem_mb"] * attempt,
+            "runtime": lambda wildcards, attempt: spec["runtime"] * attempt,
+        }
+    resources["cpus_per_task"] = lambda wildcards, threads: threads
+    for function in resources.values():
+        function.config_key = key
+    return resources
 
 
 # ---- notebooks --------------------------------------------------------------------------------

@@ -58,9 +58,8 @@ for _name, _keys in NOTEBOOKS.items():
         params:
             **notebook_parameters(),
         resources:
-            # cluster executors: one CPU; numba, matplotlib and every dataset of the paper
-            mem_mb=lambda wildcards, attempt: 2000 * attempt,
-            runtime=lambda wildcards, attempt: 15 * attempt,
+            # for cluster executors: one CPU, memory and time from config/resources.yaml
+            **cluster_resources("notebook"),
         log:
             f"logs/notebooks/{_name}.log",
         benchmark:
@@ -92,8 +91,7 @@ rule fidelity:
         figures_dir=os.path.relpath(FIGURES, "notebooks"),
         quick=str(bool(config["quick"])),
     resources:
-        mem_mb=lambda wildcards, attempt: 1000 * attempt,
-        runtime=lambda wildcards, attempt: 15 * attempt,
+        **cluster_resources("fidelity"),
     log:
         "logs/notebooks/fidelity.log",
     benchmark:

@@ -26,10 +26,8 @@ rule experiment:
         progress=config["progress_s"],
     threads: experiment_threads
     resources:
-        # used by cluster executors (profiles/slurm); a local run counts only threads against --cores
-        mem_mb=experiment_mem_mb,
-        runtime=experiment_runtime,
-        cpus_per_task=lambda wildcards, threads: threads,
+        # for cluster executors (profiles/slurm), from config/resources.yaml; a local run counts only threads
+        **cluster_resources("experiment"),
     log:
         "logs/experiments/{id}.log",
     benchmark:

@@ -22,6 +22,8 @@ rule validation_table:
         figures=[f"{FIGURES}/validation/validation.{key}.png" for key in VALIDATION_SCENARIOS],
     params:
         quick="--quick" if config["quick"] else "",
+    resources:
+        **cluster_resources("validation_table"),
     log:
         "logs/validation/table.log",
     shell:

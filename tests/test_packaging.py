@@ -24,7 +24,7 @@ def parse(requirement):
 
 def pyproject_requirements():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    reqs = list(project["dependencies"]) + list(project["optional-dependencies"]["dev"])
+    reqs = list(project["dependencies"]) + [r for extra in project["optional-dependencies"].values() for r in extra]
     return dict(parse(r) for r in reqs)
 
 
