@@ -176,3 +176,16 @@ def test_a_damaged_numba_cache_is_named_with_what_to_run(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert str(copy) in done.stderr and "atmtcp warm" in done.stderr
+
+
+# --- numba's cache follows the checkout ---------------------------------------------------------------
+def test_the_jit_cache_is_named_within_the_package_not_by_its_absolute_path():
+    """numba would name the subfolder by a hash of the kernel folder's absolute path, so a moved or copied
+    checkout would compile again (minutes); atmtcp's locator names it ``kernel``."""
+    from atmtcp.kernel import jit
+    from atmtcp.kernel.engine import run_until_end
+    assert run_until_end._cache.cache_path == str(sources.CACHE_DIR / "kernel")
+
+    def elsewhere():
+        pass
+    assert jit._CheckoutCacheLocator.from_function(elsewhere, __file__) is None  # not ours: numba's locators
