@@ -116,7 +116,9 @@ def load(path: Path):
     try:
         return pickle.loads(zlib.decompress(path.read_bytes()))
     except Exception as error:  # zlib.error (checksum, truncation), UnpicklingError, EOFError, ...
-        print(f"atmtcp: the run cache file {path} is damaged ({type(error).__name__}: {error}); removed it, "
+        kind = type(error).__name__ if type(error).__module__ == "builtins" else \
+            f"{type(error).__module__}.{type(error).__name__}"
+        print(f"atmtcp: the run cache file {path} is damaged ({kind}: {error}); removed it, "
               "simulating the run again", file=sys.stderr, flush=True)
         path.unlink(missing_ok=True)
         return None
