@@ -62,12 +62,13 @@ CACHE_ENV = "ATMTCP_CACHE_DIR"
 """The environment variable that names the cache folder of experiments (default: :func:`cache_root`)."""
 
 
-def cache_root(quick: bool) -> Path:
-    """The folder of the caches of experiments: ``$ATMTCP_CACHE_DIR``, else the results folder of the
-    mode (:func:`results_dir_for`). It holds ``.points/<id>/`` (the finished points of a running
+def cache_root(quick: bool, results_dir: Path | str | None = None) -> Path:
+    """The folder of the caches of experiments: ``$ATMTCP_CACHE_DIR``, else ``results_dir`` (a results
+    folder a caller such as :func:`load_results` names), else the results folder of the mode
+    (:func:`results_dir_for`). It holds ``.points/<id>/`` (the finished points of a running
     experiment) and ``.runs/`` (:mod:`atmtcp.run_cache`), never the folder of an ``output`` the user
     names (which may be any folder)."""
-    return Path(os.environ.get(CACHE_ENV) or results_dir_for(quick))
+    return Path(os.environ.get(CACHE_ENV) or results_dir or results_dir_for(quick))
 
 
 def result_path(experiment_id: str, directory: Path | str | None = None, quick: bool = False) -> Path:
@@ -465,7 +466,8 @@ def load_results(experiment_ids, results_dir: Path | str | None = None, quick: b
         if not path.exists():
             if not run_missing:
                 continue
-            run_experiment(experiment_id, path, quick=quick, jobs=jobs, cache_dir=cache_dir)
+            run_experiment(experiment_id, path, quick=quick, jobs=jobs,
+                           cache_dir=cache_dir if cache_dir is not None else cache_root(quick, results_dir))
         ds = xr.load_dataset(path)
         if bool(int(ds.attrs.get("quick", 0))) != bool(quick):
             made = "quick" if int(ds.attrs.get("quick", 0)) else "full"
