@@ -4,11 +4,10 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import sys
 import time
 import warnings
-
-from pathlib import Path
 
 from . import __version__
 from . import model as m
@@ -46,6 +45,7 @@ FIELD_FLAGS = {
     "DropPolicy.kind": "--policy", "PortConfig.policy": "--policy", "Run.duration_s": "--duration",
     "Run.seed": "--seed", "start_times.jitter_s": "--jitter", "Connection.start_s": "--jitter",
     "TcpConfig.flavor": "--tcp", "n_source_network.n": "--sources", "scenario.contention": "--contention",
+    "n_source_run.contention": "--contention", "scenario.network": "--network", "start_times.seed": "--seed",
 }
 """Model fields -> the ``atmtcp run`` flag that sets them, for error messages."""
 
@@ -57,14 +57,12 @@ THRESHOLD_POLICIES = m.policies_with("threshold")
 
 
 def _inapplicable_run_flag(args) -> str | None:
-    """Why a flag of ``atmtcp run`` does not apply to the chosen policy and buffer (one line), or None."""
+    """Why a flag of ``atmtcp run`` does not apply to the chosen policy (one line), or None. (Every
+    value itself is checked by the model, for Python and the command line alike.)"""
     if args.threshold is not None and args.policy not in THRESHOLD_POLICIES:
         return f"--threshold: applies to --policy {', '.join(THRESHOLD_POLICIES)}, not {args.policy}"
     if args.z is not None and args.policy not in Z_POLICIES:
         return f"--z: applies to --policy {', '.join(Z_POLICIES)}, not {args.policy}"
-    if args.policy == "epd" and args.threshold is None and args.buffer is not None and args.buffer <= 200:
-        return (f"--buffer {args.buffer}: EPD's default threshold is the buffer - 200 cells (goyal1998 4.1); "
-                "give --threshold for a buffer of 200 cells or less")
     return None
 
 
@@ -78,7 +76,6 @@ def cmd_run(args) -> int:
     if refusal:
         print(f"atmtcp run: {refusal}", file=sys.stderr)
         return 2
-    args.z = 0.8 if args.z is None else args.z
     run = scenario(args.network, args.sources, args.buffer, args.policy, args.tcp, args.duration,
                    args.seed, args.jitter, args.z, args.threshold, args.contention)
     start = time.perf_counter()
@@ -141,16 +138,15 @@ def cmd_list(args) -> int:
 
 
 def _writable(flag: str, path) -> bool:
-    """Whether a file can be written at ``path`` (its folder made if missing); if not, one line on
-    stderr naming ``flag``. Checked before any work, so a bad path does not fail a finished job."""
-    folder = Path(path).resolve().parent
+    """Whether a file can be written at ``path`` (:func:`atmtcp.paths.check_output`: a regular file or
+    none, in a writable folder, made if missing; never a folder, device, FIFO, socket or symbolic link,
+    nor an empty path); if not, one line on stderr naming ``flag``. Checked before any work, so a bad
+    path does not fail a finished job."""
+    from .paths import OutputError, check_output
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".atmtcp-write-test-{os.getpid()}"
-        probe.touch()
-        probe.unlink()
-    except OSError as error:
-        print(f"atmtcp: {flag} {path}: cannot write there ({error.strerror or error})", file=sys.stderr)
+        check_output(path, flag)
+    except OutputError as error:
+        print(f"atmtcp: {error}", file=sys.stderr)
         return False
     return True
 
@@ -297,7 +293,13 @@ def add_bench_parser(sub) -> None:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        with _sigterm_as_interrupt():
+            return args.func(args)
+    except KeyboardInterrupt as error:
+        return _interrupted(args, error)
+    except _cache_errors() as error:
+        print(f"atmtcp: {error}", file=sys.stderr)
+        return 1
     except m.ModelError as error:
         flag = FIELD_FLAGS.get(error.field)
         print(f"atmtcp: {flag + ': ' if flag else ''}{error}", file=sys.stderr)
@@ -305,6 +307,60 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
+
+
+def _cache_errors() -> tuple[type[Exception], ...]:
+    """The errors of a damaged cache that the command line reports in one line (exit 1)."""
+    from .simulate import KernelCacheError
+    return (KernelCacheError,)
+
+
+class _sigterm_as_interrupt:
+    """While a command runs, SIGTERM stops it as Ctrl-C does (:func:`_interrupted`), and the signal
+    that stopped it is remembered for the exit code."""
+    received = None
+
+    def __enter__(self):
+        _sigterm_as_interrupt.received = signal.SIGINT
+        try:
+            self.previous = signal.signal(signal.SIGTERM, self._terminate)
+        except ValueError:  # not the main thread: signals are not ours to handle
+            self.previous = None
+
+    @staticmethod
+    def _terminate(signum, frame):
+        _sigterm_as_interrupt.received = signal.SIGTERM
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
+def _interrupted(args, error: KeyboardInterrupt) -> int:
+    """One line on stderr for a command stopped by Ctrl-C or SIGTERM (no traceback); exit code 128 +
+    the signal's number, as a shell reports it. What was kept is said: nothing for ``run``; for
+    ``experiment``, the finished points, from which the same command resumes."""
+    # an object half made when the interrupt came (e.g. a netCDF file being opened) may fail in its
+    # finalizer: after an interrupt that is noise, not a second error to show
+    sys.unraisablehook = lambda unraisable: None
+    received = _sigterm_as_interrupt.received or signal.SIGINT
+    what = "Ctrl-C" if received == signal.SIGINT else "SIGTERM"
+    detail = f" ({error})" if str(error) else ""
+    if args.command == "experiment":
+        from .runner import cache_root, point_cache_dir
+        kept = point_cache_dir(args.id, cache_root(args.quick))
+        detail = (f"; no result file was written; the finished points are kept in {kept}/ and the same command "
+                   "resumes from them")
+    elif args.command == "run":
+        detail += "; nothing was written"
+    start = "\n" if args.command == "experiment" else ""  # (after the progress bar's unfinished line)
+    try:
+        sys.stderr.write(f"{start}atmtcp {args.command}: stopped by {what}{detail}\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+    return 128 + int(received)
 
 
 def entry() -> None:

@@ -15,13 +15,17 @@ from .topologies import n_source_run
 
 def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: str,
              duration: float | None = None, seed: int = 0, jitter: float = 0.0,
-             z: float = 0.8, threshold: int | None = None, contention: str | None = None) -> m.Run:
+             z: float | None = None, threshold: int | None = None, contention: str | None = None) -> m.Run:
     """The goyal1998 N-source run that ``atmtcp run`` describes by flags (network parameters
     from :data:`atmtcp.papers.goyal1998.scenario.NETWORKS`; ``contention`` names one of
-    :data:`atmtcp.contention.CELL_ASSUMPTIONS`)."""
+    :data:`atmtcp.contention.CELL_ASSUMPTIONS`). Every argument is checked as the command line's flag
+    is (:class:`atmtcp.model.ModelError` naming it): ``z`` and ``threshold`` only for the policies that
+    have them (``None``: the policy's default, e.g. Z = 0.8 and EPD's buffer - 200 cells)."""
+    if network not in NETWORKS:
+        raise m.ModelError("scenario", "network", network, f"one of {tuple(NETWORKS)}")
     params = NETWORKS[network]
-    z_applies = policy in m.policies_with("z")
-    port = m.PortConfig(buffer, m.DropPolicy(policy, threshold=threshold, z=z if z_applies else None))
+    given = {name: value for name, value in (("threshold", threshold), ("z", z)) if value is not None}
+    port = m.PortConfig(buffer, m.DropPolicy(policy, **given))
     config = goyal_tcp(tcp, params.get("mss", 512), params["rcv_wnd"])
     return n_source_run(sources, params["delay_s"], port, config,
                         duration if duration is not None else params["duration_s"], seed, jitter,

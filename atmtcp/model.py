@@ -242,9 +242,12 @@ class EPD(_DropList):
     code: ClassVar[int] = L.EPD
 
     def default_threshold(self, buffer_cells):
-        return max(buffer_cells - 200, 1)
+        return buffer_cells - 200
 
     def check_buffer(self, buffer_cells):
+        if buffer_cells is not None and self.threshold is None and buffer_cells <= 200:
+            raise ModelError("DropPolicy", "threshold", None, f"given for a buffer of 200 cells or less (here "
+                             f"{buffer_cells}): EPD's default threshold is the buffer - 200 cells (goyal1998 4.1)")
         super().check_buffer(buffer_cells)
         if buffer_cells is not None:
             r = self.resolved_threshold(buffer_cells)

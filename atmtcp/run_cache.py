@@ -14,6 +14,11 @@ kept.
 
 Outside an experiment (a user's own ``simulate()``), nothing is stored. A run that cannot be pickled is
 simulated each time. Two processes that simulate the same run at once both write it, atomically.
+
+A stored file is zlib's stream, whose Adler-32 checksum covers the pickled Dataset: a file cut short or
+overwritten does not decompress, is reported in one line on stderr naming it, removed, and the run is
+simulated again. A file that cannot be stored (a full disk) is left out, with one line, and the
+experiment goes on.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import functools
 import hashlib
 import os
 import pickle
+import sys
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -91,19 +97,43 @@ def through(run, simulate_run: Callable[[], xr.Dataset]) -> xr.Dataset:
         return simulate_run()
     path = _directory / key[:2] / f"{key}.pkl.z"
     if path.exists():
-        return pickle.loads(zlib.decompress(path.read_bytes()))
+        ds = load(path)
+        if ds is not None:
+            return ds
     ds = simulate_run()
     data = zlib.compress(pickle.dumps(ds, protocol=5), 1)
     if len(data) <= MAX_BYTES:
-        _write_atomically(path, data)
+        try:
+            _write_atomically(path, data)
+        except OSError as error:  # e.g. ENOSPC: the run's result is still good, only not kept
+            print(f"atmtcp: could not keep a run in the run cache {path.parent} ({error.strerror or error}); "
+                  "going on without it", file=sys.stderr, flush=True)
     return ds
 
 
+def load(path: Path):
+    """The Dataset stored at ``path``, or None when the file is damaged (reported, removed)."""
+    try:
+        return pickle.loads(zlib.decompress(path.read_bytes()))
+    except Exception as error:  # zlib.error (checksum, truncation), UnpicklingError, EOFError, ...
+        kind = type(error).__name__ if type(error).__module__ == "builtins" else \
+            f"{type(error).__module__}.{type(error).__name__}"
+        print(f"atmtcp: the run cache file {path} is damaged ({kind}: {error}); removed it, "
+              "simulating the run again", file=sys.stderr, flush=True)
+        path.unlink(missing_ok=True)
+        return None
+
+
 def _write_atomically(path: Path, data: bytes) -> None:
+    """``data`` into ``path`` through a temporary file in its folder, removed if the write fails."""
     import tempfile
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(temporary, path)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

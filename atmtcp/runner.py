@@ -8,7 +8,8 @@ points are stacked into one :class:`xarray.Dataset` whose dimensions are the gri
 and written atomically (temporary name, then rename), so an interrupted run never leaves
 a file that looks complete.
 
-Interrupting and resuming: each finished point is kept in ``<results>/.points/<id>/`` under a
+Interrupting and resuming: each finished point is kept in ``<cache>/.points/<id>/`` (the cache folder,
+:func:`cache_root`: the results folder of the mode, whatever ``output`` is) under a
 key made of the point's parameters, the mode and a hash of the sources the experiment's results
 depend on (:func:`atmtcp.dependencies.experiment_hash`), so a rerun of an interrupted experiment
 simulates only the points it lacks, no result of older code is ever reused, and an edit to a
@@ -20,6 +21,7 @@ writer are removed the next time that file is written.
 from __future__ import annotations
 
 import ctypes
+import errno
 import functools
 import hashlib
 import json
@@ -27,6 +29,7 @@ import multiprocessing
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from datetime import datetime, timezone
@@ -42,7 +45,9 @@ from .experiments import EXPERIMENTS
 from .papers import PAPERS, citation, paper_of
 from .dependencies import experiment_hash
 from .kernel.sources import hash_sources
+from .paths import check_folder, check_output, check_target
 from .simulate import warm_kernel
+from .supervise import quiet
 
 RESULTS_DIR = Path("data/results")
 """Full results; quick ones live in its ``quick/`` folder, so a quick run never replaces them."""
@@ -51,6 +56,19 @@ RESULTS_DIR = Path("data/results")
 def results_dir_for(quick: bool, base: Path | str = RESULTS_DIR) -> Path:
     """``data/results`` for full runs, ``data/results/quick`` for quick ones."""
     return Path(base) / "quick" if quick else Path(base)
+
+
+CACHE_ENV = "ATMTCP_CACHE_DIR"
+"""The environment variable that names the cache folder of experiments (default: :func:`cache_root`)."""
+
+
+def cache_root(quick: bool, results_dir: Path | str | None = None) -> Path:
+    """The folder of the caches of experiments: ``$ATMTCP_CACHE_DIR``, else ``results_dir`` (a results
+    folder a caller such as :func:`load_results` names), else the results folder of the mode
+    (:func:`results_dir_for`). It holds ``.points/<id>/`` (the finished points of a running
+    experiment) and ``.runs/`` (:mod:`atmtcp.run_cache`), never the folder of an ``output`` the user
+    names (which may be any folder)."""
+    return Path(os.environ.get(CACHE_ENV) or results_dir or results_dir_for(quick))
 
 
 def result_path(experiment_id: str, directory: Path | str | None = None, quick: bool = False) -> Path:
@@ -83,16 +101,59 @@ def point_key(experiment_id: str, point: dict, quick: bool) -> str:
 
 
 def _run_point(experiment_id: str, point: dict, quick: bool, cache: Path | None) -> xr.Dataset:
-    path = cache / f"{point_key(experiment_id, point, quick)}.nc" if cache else None
-    if path is not None and path.exists():
-        return xr.load_dataset(path)
-    # the runs of the point: shared with the other experiments of the same results folder
+    key = point_key(experiment_id, point, quick)
+    if cache is not None:
+        kept = find_point(cache, key)
+        if kept is not None:
+            return kept
+    # the runs of the point: shared with the other experiments of the same cache folder
     run_cache.use(run_cache.directory_for(cache.parent.parent) if cache else None)
-    ds = EXPERIMENTS[experiment_id].run_point(point, quick)
-    if path is None:
+    with quiet():  # no estimate of a long run per point: the experiment shows its ETA
+        ds = EXPERIMENTS[experiment_id].run_point(point, quick)
+    if cache is None:
         return ds
-    write_atomically(ds, path)
-    return xr.load_dataset(path)  # as a resumed run would read it: the result does not depend on resuming
+    for attempt in range(3):
+        try:  # as a resumed run would read it: the result does not depend on resuming
+            return xr.load_dataset(write_point(ds, cache, key))
+        except OSError as error:
+            # another process writing the same experiment may have finished and removed the folder
+            if attempt == 2 or error.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise
+
+
+def write_point(ds: xr.Dataset, cache: Path, key: str) -> Path:
+    """Keep a finished point: ``<cache>/<key>-<sha>.nc``, where ``<sha>`` is the SHA-256 of the file's
+    bytes (16 hex digits), so that :func:`find_point` can tell a whole file from a damaged one. Written
+    under a temporary name and renamed: a reader never sees half a file."""
+    partial = cache / f"{key}.{os.getpid()}.partial.nc"
+    write_atomically(ds, partial)
+    path = cache / f"{key}-{_sha(partial)}.nc"
+    os.replace(partial, path)
+    return path
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def find_point(cache: Path, key: str) -> xr.Dataset | None:
+    """The kept point ``key`` in ``cache``, or None. A file whose bytes do not match the checksum in its
+    name (cut short by a full disk or a crash, overwritten) is reported in one line on stderr naming it
+    and removed, and the point is simulated again."""
+    for path in sorted(cache.glob(f"{key}-*.nc")):
+        try:
+            whole = _sha(path) == path.stem.rpartition("-")[2]
+            ds = xr.load_dataset(path) if whole else None
+        except FileNotFoundError:  # removed by another process meanwhile
+            continue
+        except Exception:  # (h5netcdf raises OSError, ValueError, KeyError...: all mean damage)
+            ds = None
+        if ds is not None:
+            return ds
+        print(f"atmtcp: the kept point {path} is damaged (its checksum does not match or it does not open); "
+              "removed it, simulating the point again", file=sys.stderr, flush=True)
+        path.unlink(missing_ok=True)
+    return None
 
 
 def _die_with_parent(parent_pid: int) -> None:
@@ -227,15 +288,17 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 
 def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = None,
-                  results_dir: Path | str | None = None, progress_s: float = 0.0) -> xr.Dataset:
-    """The Dataset of one experiment: simulated, or derived from its parents' files."""
+                  results_dir: Path | str | None = None, progress_s: float = 0.0,
+                  cache_dir: Path | str | None = None) -> xr.Dataset:
+    """The Dataset of one experiment: simulated, or derived from its parents' files (in ``results_dir``).
+    Its caches go in ``cache_dir`` (default :func:`cache_root`)."""
     exp = EXPERIMENTS[experiment_id]
     if exp.parents:
-        parents = load_results(exp.parents, results_dir, quick=quick, jobs=jobs)
+        parents = load_results(exp.parents, results_dir, quick=quick, jobs=jobs, cache_dir=cache_dir)
         ds = exp.derive(parents)
     else:
         points = exp.points(quick)
-        cache = point_cache_dir(experiment_id, results_dir if results_dir is not None else results_dir_for(quick))
+        cache = point_cache_dir(experiment_id, cache_dir if cache_dir is not None else cache_root(quick))
         ds = assemble(points, run_points(experiment_id, points, quick, jobs, cache, progress_s))
         if exp.finish is not None:
             ds = exp.finish(ds)
@@ -308,7 +371,7 @@ def git_revision() -> str:
 
 def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     """Write ``ds`` to ``path`` through a temporary file in the same folder."""
-    path = Path(path)
+    path = check_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temporaries(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
@@ -316,6 +379,7 @@ def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     try:
         _for_netcdf(ds).to_netcdf(tmp, engine="h5netcdf", encoding=_compression(ds))
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are for everybody to read
+        check_target(path)  # (still no device, link or folder: it may have appeared while writing)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -365,19 +429,23 @@ def _for_netcdf(ds: xr.Dataset) -> xr.Dataset:
 
 
 def run_experiment(experiment_id: str, output: Path | str | None = None, quick: bool = False,
-                   jobs: int | None = None, progress_s: float = 0.0) -> Path:
-    """Run ``experiment_id`` and write its netCDF file; returns the path."""
+                   jobs: int | None = None, progress_s: float = 0.0, cache_dir: Path | str | None = None) -> Path:
+    """Run ``experiment_id`` and write its netCDF file at ``output`` (default :func:`result_path`);
+    returns the path. ``output`` and the cache folder (``cache_dir``, default :func:`cache_root`) are
+    checked before any work (:func:`atmtcp.paths.check_output`: an empty path, a folder, a device, a
+    FIFO, a socket or a symbolic link is refused with an :class:`atmtcp.paths.OutputError`)."""
     if experiment_id not in EXPERIMENTS:
         known = ", ".join(EXPERIMENTS)
         raise KeyError(f"unknown experiment {experiment_id!r}; known: {known}")
-    output = Path(output) if output else result_path(experiment_id, quick=quick)
-    ds = build_dataset(experiment_id, quick, jobs, output.parent, progress_s)
+    output = check_output(output if output is not None else result_path(experiment_id, quick=quick), "output")
+    cache_dir = check_folder(cache_dir if cache_dir is not None else cache_root(quick),
+                             "cache_dir" if cache_dir is not None else CACHE_ENV)
+    ds = build_dataset(experiment_id, quick, jobs, output.parent, progress_s, cache_dir)
     write_atomically(ds, output)
-    cache = point_cache_dir(experiment_id, output.parent)
+    cache = point_cache_dir(experiment_id, cache_dir)
     if cache.exists():
-        for point in cache.glob("*.nc"):
-            point.unlink()
-        cache.rmdir()
+        import shutil
+        shutil.rmtree(cache, ignore_errors=True)  # (another writer of the same experiment may still add to it)
     return output
 
 
@@ -386,7 +454,8 @@ class ModeMismatch(ValueError):
 
 
 def load_results(experiment_ids, results_dir: Path | str | None = None, quick: bool = True,
-                 run_missing: bool = True, jobs: int | None = None) -> dict[str, xr.Dataset]:
+                 run_missing: bool = True, jobs: int | None = None,
+                 cache_dir: Path | str | None = None) -> dict[str, xr.Dataset]:
     """The Datasets of ``experiment_ids`` from ``results_dir`` (default: the folder of the
     mode, :func:`results_dir_for`); missing ones are run first (in quick mode when
     ``quick``) unless ``run_missing`` is False. A file made in the other mode raises
@@ -397,7 +466,8 @@ def load_results(experiment_ids, results_dir: Path | str | None = None, quick: b
         if not path.exists():
             if not run_missing:
                 continue
-            run_experiment(experiment_id, path, quick=quick, jobs=jobs)
+            run_experiment(experiment_id, path, quick=quick, jobs=jobs,
+                           cache_dir=cache_dir if cache_dir is not None else cache_root(quick, results_dir))
         ds = xr.load_dataset(path)
         if bool(int(ds.attrs.get("quick", 0))) != bool(quick):
             made = "quick" if int(ds.attrs.get("quick", 0)) else "full"

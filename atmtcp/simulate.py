@@ -25,6 +25,7 @@ from .kernel import layout as L
 from .kernel.entry import entry_kind, kernel_entry
 from .kernel.sources import CACHE_DIR
 from .metrics import capacity_bps, efficiency, fairness_index
+from .supervise import Estimate, call_kernel
 
 MAX_GROWTH = 4 ** 6
 
@@ -53,8 +54,9 @@ def run_kernel(run: m.Run, growth: Growth | None = None, entry=None) -> Compiled
         entry = kernel_entry()
         _say_if_compiling()
     compiled = compile_run(run, growth)
+    estimate = Estimate(compiled.state.g)
     while True:
-        status = int(entry(compiled.kernel_state))
+        status = call_with_cache_check(entry, compiled, estimate)
         if status == L.OK:
             return compiled
         full = status & L.FULL_MASK
@@ -64,6 +66,33 @@ def run_kernel(run: m.Run, growth: Growth | None = None, entry=None) -> Compiled
             raise KernelError(f"kernel stopped: {reason} (argument {arg}, {compiled.growth})")
         make_headroom(compiled)  # reads the *_LOW bits; may find a ring or the heap roomy again
         compiled.state.g[L.G_STATUS] = L.OK
+
+
+class KernelCacheError(RuntimeError):
+    """numba's on-disk cache of the kernel could not be read (a damaged file in it)."""
+
+
+def call_with_cache_check(entry, compiled, estimate) -> int:
+    """:func:`atmtcp.supervise.call_kernel`; an error numba raises while reading its cache of the
+    kernel becomes a :class:`KernelCacheError` that names the folder and what to run."""
+    try:
+        return call_kernel(entry, compiled, estimate)
+    except Exception as error:
+        if not from_numba_cache(error):
+            raise
+        raise KernelCacheError(f"numba's cache of the kernel {CACHE_DIR} is damaged ({type(error).__name__}: "
+                               f"{error}); run `atmtcp warm`, which removes it and compiles the kernel again "
+                               "(a few minutes)") from error
+
+
+def from_numba_cache(error: BaseException) -> bool:
+    """Whether ``error`` was raised while numba read its on-disk cache (its caching module on the stack)."""
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename.endswith(os.path.join("numba", "core", "caching.py")):
+            return True
+        trace = trace.tb_next
+    return False
 
 
 COMPILE_NOTICE = ("atmtcp: compiling the simulation kernel for this machine, once (about 1-2 minutes and up to "
@@ -113,7 +142,14 @@ def build_kernel(aot: bool = True) -> str:
     from .kernel.entry import aot_runner, jit_runner, load_aot
     from .kernel.sources import AOT_PATH
     jit = jit_runner()
-    run_kernel(warm_up_run(), entry=jit)
+    try:
+        run_kernel(warm_up_run(), entry=jit)
+    except KernelCacheError as error:
+        import shutil
+        print(f"atmtcp: numba's cache of the kernel {CACHE_DIR} is damaged ({error.__cause__!r}): removed it; "
+              "compiling the kernel again", file=sys.stderr, flush=True)
+        shutil.rmtree(CACHE_DIR, ignore_errors=True)
+        run_kernel(warm_up_run(), entry=jit)
     if not aot:
         return "kernel compiled (numba's cache)"
     try:

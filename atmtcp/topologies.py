@@ -42,8 +42,11 @@ def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
 def start_times(n: int, jitter_s: float, seed: int) -> list[float]:
     """All sources at t = 0 (goyal1998 3.1, "the worst case") when ``jitter_s`` is 0,
     else independent uniform draws in ``[0, jitter_s)`` from a generator seeded by ``seed``."""
-    if not (isinstance(jitter_s, (int, float)) and math.isfinite(jitter_s) and 0 <= jitter_s <= m.MAX_TIME_S):
+    if not (isinstance(jitter_s, (int, float)) and not isinstance(jitter_s, bool) and math.isfinite(jitter_s)
+            and 0 <= jitter_s <= m.MAX_TIME_S):
         raise m.ModelError("start_times", "jitter_s", jitter_s, f"a number in [0, {m.MAX_TIME_S:g}] (seconds)")
+    if not (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**63):
+        raise m.ModelError("start_times", "seed", seed, "an integer in [0, 2**63)")  # (before numpy reads it)
     if jitter_s == 0:
         return [0.0] * n
     return [float(x) for x in np.random.default_rng(seed).uniform(0.0, jitter_s, n)]

@@ -36,7 +36,9 @@ RATE_EPSILON = (CELL_BYTES * 8 * NS / m.OC3_BPS) / cell_time_ns(m.OC3_BPS) - 1
 
 
 def run_lan(n, buffer_cells, policy, flavor, duration, trace_ports=(BOTTLENECK,), seed=0, jitter=0.0):
-    port = m.PortConfig(buffer_cells, m.DropPolicy(policy))
+    # EPD's default threshold (buffer - 200) needs more than 200 cells; below, an explicit 1 cell (issue 38)
+    explicit = {"threshold": 1} if policy == "epd" and buffer_cells is not None and buffer_cells <= 200 else {}
+    port = m.PortConfig(buffer_cells, m.DropPolicy(policy, **explicit))
     trace = m.TraceConfig(ports=trace_ports) if n > 1 else m.TraceConfig()
     return n_source_run(n, 5e-6, port, m.TcpConfig(flavor), duration, seed=seed,
                         start_jitter_s=jitter, trace=trace, contention="deterministic")

@@ -9,7 +9,7 @@ import time
 import pytest
 import xarray as xr
 
-from atmtcp.runner import point_cache_dir, point_key, run_experiment, write_atomically
+from atmtcp.runner import point_cache_dir, point_key, run_experiment, write_atomically, write_point
 
 
 def test_resumed_experiment_takes_the_points_already_done(tmp_path):
@@ -21,8 +21,9 @@ def test_resumed_experiment_takes_the_points_already_done(tmp_path):
     cache = point_cache_dir(experiment, tmp_path)
     done = EXPERIMENTS[experiment].run_point(points[0], True)
     done["efficiency"] = xr.DataArray(0.123456)
-    write_atomically(done, cache / f"{point_key(experiment, points[0], True)}.nc")
-    path = run_experiment(experiment, tmp_path / f"{experiment}.nc", quick=True, jobs=1)
+    cache.mkdir(parents=True)
+    write_point(done, cache, point_key(experiment, points[0], True))
+    path = run_experiment(experiment, tmp_path / f"{experiment}.nc", quick=True, jobs=1, cache_dir=tmp_path)
     ds = xr.load_dataset(path)
     first = {k: v for k, v in points[0].items()}
     assert float(ds.efficiency.sel(**first)) == 0.123456

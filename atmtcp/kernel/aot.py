@@ -12,6 +12,10 @@ Building links what numba compiled into its cache, so after ``warm_kernel`` it t
 with a cold cache it compiles the kernel first (minutes). It needs a C compiler and Python's
 headers (as numba's own build does); without them the JIT stays in use. ``numba.pycc`` is
 deprecated (still in numba 0.68): when it goes, only this module and the speed it buys go.
+
+The module's ``run`` releases the GIL while the kernel runs, as the JIT's ``nogil=True`` does, so that
+a run in a worker thread can be interrupted (:func:`atmtcp.simulate.run_kernel`), and the module ends
+with a checksum (:func:`atmtcp.kernel.sources.seal`) checked before it is loaded.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ import warnings
 from pathlib import Path
 
 from .engine import run_until_end
-from .sources import AOT_DIR, AOT_MODULE, AOT_PATH
+from .sources import AOT_DIR, AOT_MODULE, AOT_PATH, seal, seal_problem
 from .tables import KernelState
 
 SIGNATURE = "int64(int64[::1], float64[::1], uint8[::1], int64[:, ::1])"
@@ -35,15 +39,16 @@ def run(I, F, B, lay):
 
 
 def build(force: bool = False) -> Path:
-    """Build the ahead-of-time module of this kernel (:data:`AOT_PATH`) unless it is built;
-    return its path. The module is written under a temporary name and renamed, so a process
-    never loads a half-written one, and two builders at once both leave a whole one."""
-    if AOT_PATH.exists() and not force:
+    """Build the ahead-of-time module of this kernel (:data:`AOT_PATH`) unless a whole one (its
+    checksum matches) is built; return its path. The module is written under a temporary name and
+    renamed, so a process never loads a half-written one, and two builders at once both leave a
+    whole one."""
+    if AOT_PATH.exists() and not force and seal_problem(AOT_PATH) is None:
         return AOT_PATH
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc's pending deprecation
         from llvmlite import binding
-        from numba.pycc import CC
+        from numba.pycc import CC, compiler as pycc_compiler
     AOT_DIR.mkdir(parents=True, exist_ok=True)
     workdir = Path(tempfile.mkdtemp(prefix="build-", dir=AOT_DIR))
     try:
@@ -52,10 +57,26 @@ def build(force: bool = False) -> Path:
         # as numba's JIT: the cached code is for this CPU, or for NUMBA_CPU_NAME's
         compiler.target_cpu = os.environ.get("NUMBA_CPU_NAME") or binding.get_host_cpu_name()
         compiler.export("run", SIGNATURE)(run)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compiler.compile()
+        flags = pycc_compiler.Flags
+        pycc_compiler.Flags = _flags_releasing_the_gil(flags)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compiler.compile()
+        finally:
+            pycc_compiler.Flags = flags
+        seal(workdir / compiler.output_file)
         os.replace(workdir / compiler.output_file, AOT_PATH)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return AOT_PATH
+
+
+def _flags_releasing_the_gil(flags_class):
+    """numba.pycc builds its exported wrappers with ``Flags()``: these flags release the GIL around
+    the call (numba's ``nogil``), which pycc has no option for. The compiled kernel is unchanged."""
+    def flags():
+        made = flags_class()
+        made.release_gil = True
+        return made
+    return flags

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from typing import Callable
 
-from .sources import AOT_MODULE, AOT_PATH
+from .sources import AOT_MODULE, AOT_PATH, seal_problem
 from .tables import KernelState
 
 _chosen: tuple[Callable[[KernelState], int], str] | None = None
@@ -28,13 +29,34 @@ def aot_enabled() -> bool:
 
 
 def load_aot():
-    """The built ahead-of-time module of this kernel, or None where it is not built."""
+    """The built ahead-of-time module of this kernel, or None where it is not built. A module whose
+    checksum does not match (truncated, overwritten) or that does not load is reported in one line on
+    stderr and removed, and the run uses numba's JIT; ``atmtcp warm`` builds it again."""
     if not AOT_PATH.exists():
         return None
-    spec = importlib.util.spec_from_file_location(AOT_MODULE, AOT_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    problem = seal_problem(AOT_PATH)
+    if problem is None:
+        try:
+            spec = importlib.util.spec_from_file_location(AOT_MODULE, AOT_PATH)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+        except ImportError as error:
+            problem = f"does not load ({error})"
+    discard_aot(problem)
+    return None
+
+
+def discard_aot(problem: str) -> None:
+    """Say in one line that the ahead-of-time module ``problem`` (e.g. "is damaged (...)"), and remove it."""
+    try:
+        AOT_PATH.unlink()
+        done = "removed it; this process uses numba's JIT, and `atmtcp warm` builds the module again"
+    except FileNotFoundError:
+        done = "another process removed it; `atmtcp warm` builds it again"
+    except OSError as error:
+        done = f"could not remove it ({error.strerror or error}): delete it and run `atmtcp warm`"
+    print(f"atmtcp: the ahead-of-time kernel {AOT_PATH} {problem}: {done}", file=sys.stderr, flush=True)
 
 
 def aot_runner(module) -> Callable[[KernelState], int]:

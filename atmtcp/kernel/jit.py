@@ -7,14 +7,46 @@ old callee. The cache therefore lives in a folder named by a hash of every kerne
 file: any edit to the kernel starts a fresh cache. ``fastmath`` stays off: the kernel
 must give bit-identical results for identical inputs. ``ATMTCP_NO_CACHE=1`` disables the
 cache (for debugging), and with it the ahead-of-time module (:mod:`atmtcp.kernel.entry`).
+
+The cache follows the checkout (:class:`_CheckoutCacheLocator`): a copied or moved checkout, its
+``__pycache__`` with it, loads the kernel from the cache instead of compiling it again.
 """
 import copy
 import os
 
 import numba
-from numba.core import inline_closurecall as _icc, ir as _ir
+from numba.core import caching as _caching, inline_closurecall as _icc, ir as _ir
 
-from .sources import CACHE_DIR
+from .sources import CACHE_DIR, KERNEL_DIR
+
+PACKAGE_DIR = KERNEL_DIR.parent
+
+
+class _CheckoutCacheLocator(_caching.UserProvidedCacheLocator):
+    """numba's locator for ``numba.config.CACHE_DIR``, but with the subfolder named by the source
+    file's folder *within the package* (``kernel``), where numba names it by a hash of the folder's
+    absolute path: so the cache of a moved or copied checkout is still found. This is as safe as
+    numba's default locator, which keeps the cache in ``__pycache__`` beside the source and so moves
+    with it too: numba 0.68 checks each source file by a hash of its contents (not its path, nor its
+    time), its index keys hold the function's bytecode, signature and this CPU, and
+    :data:`CACHE_DIR` is named by the hash of every kernel source. Only our functions (decorated by
+    :func:`_njit`, under the package's folder) use it; any other numba code keeps numba's locators."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        relative = os.path.relpath(os.path.dirname(os.path.abspath(py_file)), PACKAGE_DIR)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, relative.replace(os.sep, "_"))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        inside = os.path.abspath(py_file).startswith(str(PACKAGE_DIR) + os.sep)
+        if numba.config.CACHE_DIR != str(CACHE_DIR) or not inside:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+if _CheckoutCacheLocator not in _caching.CacheImpl._locator_classes:
+    _caching.CacheImpl._locator_classes.insert(0, _CheckoutCacheLocator)
 
 USE_CACHE = os.environ.get("ATMTCP_NO_CACHE") is None
 

@@ -42,3 +42,30 @@ AOT_MODULE = "atmtcp_kernel_aot"
 AOT_DIR = KERNEL_DIR / "__pycache__" / f"aot-{SOURCE_HASH}-{host_cpu_key()}-py{sys.version_info[0]}{sys.version_info[1]}"
 AOT_PATH = AOT_DIR / (AOT_MODULE + sysconfig.get_config_var("EXT_SUFFIX"))
 """The ahead-of-time extension module of this kernel, for this CPU and Python."""
+
+SEAL = b"atmtcp-sha256:"
+"""What ends a sealed file, followed by the SHA-256 of all bytes before it (:func:`seal`)."""
+
+
+def seal(path: Path) -> None:
+    """Append :data:`SEAL` and the SHA-256 of ``path``'s bytes to it. A shared library ignores bytes
+    after its last section, so the sealed module loads as before, and :func:`seal_problem` can tell a
+    whole file from a truncated or overwritten one before anything maps it into memory (a truncated
+    extension module kills the process with SIGBUS when it is loaded)."""
+    data = path.read_bytes()
+    with open(path, "ab") as f:
+        f.write(SEAL + hashlib.sha256(data).digest())
+
+
+def seal_problem(path: Path) -> str | None:
+    """What is wrong with the sealed file ``path`` (one short phrase), or None if it is whole."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    tail = len(SEAL) + hashlib.sha256().digest_size
+    if len(data) < tail or data[-tail:-tail + len(SEAL)] != SEAL:
+        return f"is damaged (no checksum at its end; {len(data)} bytes)"
+    if hashlib.sha256(data[:-tail]).digest() != data[-tail + len(SEAL):]:
+        return "is damaged (its checksum does not match its contents)"
+    return None
