@@ -92,7 +92,6 @@ def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: 
         claims = verdicts[(verdicts.paper == document) & ~_is_identity(verdicts)]
         row = {"document": document, "targets": len(targets.get(document, [])),
                "claims passed": f"{int(claims.passed.sum())} of {len(claims)}",
-               "claims read by the noise model": f"{_noise_model_count(claims)} of {len(claims)}",
                "model parameters echoed": int((own.status == "model parameter").sum())}
         seeds = own[own.status == "compared"].seeds.dropna()
         if not seeds.empty:
@@ -103,12 +102,18 @@ def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: 
         rows.append(row)
     columns = ["document", "targets", "cells", "seeds per cell", "with interval", "inside", "share inside",
                "fractions, points",
-               "percentages, points", "quantities, % of paper", "model parameters echoed", "claims passed",
-               "claims read by the noise model"]
+               "percentages, points", "quantities, % of paper", "model parameters echoed", "claims passed"]
     table = pd.DataFrame(rows).reindex(columns=columns)
+    counted = verdicts[~_is_identity(verdicts)]
+    table.attrs[NOISE_MODEL_READ] = (_noise_model_count(counted), len(counted))
     for count in ("cells", "with interval", "inside"):
         table[count] = table[count].astype("Int64")
     return table.set_index("document")
+
+
+NOISE_MODEL_READ = "claims read by the noise model"
+"""The key of :func:`documents_table`'s ``attrs`` entry (read, all): how many of the counted claims the noise
+model read (the page says so under its rule)."""
 
 
 def _noise_model_count(claims: pd.DataFrame) -> int:
@@ -168,7 +173,7 @@ def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False,
         f"A claim that is an identity of the model (it follows from a rule's arithmetic whatever the simulation "
         f"does) is shown but never counted; a finding resting on such claims alone is marked *{IDENTITY}*.",
         "",
-        *verdict_rule_lines(),
+        *verdict_rule_lines(documents.attrs.get(NOISE_MODEL_READ)),
     ]
     for document in DOCUMENTS:
         own = findings[findings.paper == document]
@@ -191,10 +196,14 @@ def _counts_text(counts: pd.Series) -> str:
     return text + (f"; {counts[IDENTITY]} {IDENTITY}, not counted" if counts[IDENTITY] else "")
 
 
-def verdict_rule_lines() -> list[str]:
-    """The fidelity page's section on how a claim reads our seeds, and the table of the papers' words."""
+def verdict_rule_lines(read: tuple[int, int] | None = None) -> list[str]:
+    """The fidelity page's section on how a claim reads our seeds, and the table of the papers' words; ``read``:
+    (claims the noise model read, claims) on this page, said in one line (:data:`NOISE_MODEL_READ`)."""
     from . import words
 
+    count = ([f"On this page the noise model read {read[0]} of the {read[1]} claims counted"
+              + (" (the others' verdicts were written before this rule)." if read[0] < read[1] else "."), ""]
+             if read else [])
     return [
         "## How a claim reads the seeds",
         "",
@@ -207,9 +216,9 @@ def verdict_rule_lines() -> list[str]:
         "ask for agree (below). How many seeds, each read alone, show the whole claim is kept in each detail as "
         "information: for a claim over many points it is biased to fail, since one run must clear every point "
         "at once. Claims whose check gives no margins still read the mean and at least 70 % of the seeds; the "
-        "`read_on` column of each `claims.csv` says which rule read each claim, and the column *claims read by "
-        "the noise model* above counts them (0 where a paper's verdicts were written before this rule).",
+        "`read_on` column of each `claims.csv` says which rule read each claim.",
         "",
+        *count,
         "## What the papers' words mean here",
         "",
         "One table for all five documents (`atmtcp.words`); every claim that reads one of these words takes "

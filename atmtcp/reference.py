@@ -83,7 +83,7 @@ PARAMETER = "model parameter"
 
 
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-IN_WORDS = re.compile(r"\d+\s*/\s*\d+|\bhalf\b|\bquarter\b|\bthird\b|\bequal\b|\btwice\b|\bdouble\b", re.I)
+_IN_WORDS = re.compile(r"\d+\s*/\s*\d+|\bhalf\b|\bquarter\b|\bthird\b|\bequal\b|\btwice\b|\bdouble\b", re.I)
 """A value the paper gives in words ("1/10th", "1/5th", "half", "equal throughputs"): :func:`paper_bounds`
 reads it with the precision of a number printed with one significant digit ("1/10th" as "0.1": 0.05 to
 0.15), the precision its words carry; a zero-width interval would count 0.100013 as outside."""
@@ -100,7 +100,7 @@ def paper_bounds(value: float, text, min_decimals: int = 0) -> tuple[float, floa
     """The values the paper's printed number stands for: a range it states ("approximately 20-30
     seconds": 20 to 30), or the rounding of the number as printed ("0.21": 0.205 to 0.215; "approximately
     70%" for 0.7: 0.695 to 0.705), read with at least ``min_decimals`` (goyal1998's tables print their
-    fractions with two decimals, and a fairness of 1.00 as "1"); a value given in words (:data:`IN_WORDS`:
+    fractions with two decimals, and a fairness of 1.00 as "1"); a value given in words (
     "1/10th", "half") with one significant digit. Where the text shows no such number, the value itself."""
     text = "" if text is None or (isinstance(text, float) and np.isnan(text)) else str(text)
     scales = (1.0, 0.01) if "%" in text else (1.0,)
@@ -116,7 +116,7 @@ def paper_bounds(value: float, text, min_decimals: int = 0) -> tuple[float, floa
             if close(number * scale, value):
                 half = 0.5 * 10.0 ** -(decimals if scale != 1.0 else max(decimals, min_decimals)) * scale
                 return value - half, value + half
-    if value and IN_WORDS.search(text):
+    if value and _IN_WORDS.search(text):
         half = 0.5 * 10.0 ** float(np.floor(np.log10(abs(value))))
         return value - half, value + half
     return value, value
