@@ -253,13 +253,13 @@ def _red_sensitive(d, large: float = LARGE):
     fig11 = d["lakshman.fig11"]
     curves = _red_curves(fig11)
     sensitive, worse = Points(), Points()
-    for a, b in _pairs(curves):
-        for gap in curves[a] - curves[b]:
-            sensitive.at_least(abs(gap), large)
+    gaps = _pair_gaps(curves)
+    for gap in gaps:
+        sensitive.at_least(gap, large)
     widest = curves[min(curves)]
     tail = _mean(d["lakshman.fig10"], discipline="cell_tail")
     below = [int(b) for b, w, c in zip(fig11.buffer.values, widest, tail) if worse.at_most(w, c - NOISE)]
-    spread = max(abs(m) + large for m in sensitive.margins) if sensitive.margins else float("nan")
+    spread = max(gaps, default=float("nan"))
     return joined(f"largest gap between two RED ranges at one buffer: {spread:.3f} (sensitive where > "
                    f"{large:g}, our \"large\", at {sensitive.held()} of {len(sensitive.margins)} range pairs x buffers); "
                    f"RED {min(curves):g}..1 below Cell-Tail - {NOISE} (NOISE, our tolerance) at: {below or 'no buffer'} "
@@ -286,12 +286,12 @@ def _frame_red_like_frame_front(d, about: float = ABOUT, large: float = LARGE):
 
 def _frame_red_robust(d, about: float = ABOUT):
     curves = _red_curves(d["lakshman.fig12"])
-    points = Points()
-    gaps12 = [points.within(g, 0.0, about) or abs(g) for a, b in _pairs(curves) for g in curves[a] - curves[b]]
     fig14 = np.ravel(_mean(d["lakshman.fig14"]))
-    gaps14 = [points.within(x - y, 0.0, about) or abs(x - y) for i, x in enumerate(fig14) for y in fig14[i + 1:]]
-    spread12 = max((abs(m - about) for m in points.margins[:len(gaps12)]), default=float("nan"))
-    spread14 = max((abs(m - about) for m in points.margins[len(gaps12):]), default=float("nan"))
+    gaps12, gaps14 = _pair_gaps(curves), _pair_gaps(dict(enumerate(fig14)))
+    points = Points()
+    for gap in gaps12 + gaps14:
+        points.at_most(gap, about)
+    spread12, spread14 = max(gaps12, default=float("nan")), max(gaps14, default=float("nan"))
     return points.verdict(f"largest gap between two RED ranges at one buffer (Fig. 12) {spread12:.3f}; between two "
                           f"RED_full/RED_one = 1e2..1e12 (Fig. 14) {spread14:.3f}; robust where <= {about:g} (our "
                           f"\"about\"), each pair of ranges at each buffer a point", CONSISTENTLY)
@@ -309,10 +309,11 @@ def _red_front_or_tail(d, about: float = ABOUT):
                           CONSISTENTLY)
 
 
-def _pairs(curves: dict) -> list[tuple]:
-    """Every pair of keys of ``curves`` (RED ranges), each once."""
-    keys = list(curves)
-    return [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:]]
+def _pair_gaps(curves: dict) -> list[float]:
+    """``|a - b|`` for every pair of ``curves``' values (RED ranges' curves, or single throughputs), each pair
+    once, at each buffer."""
+    values = [np.atleast_1d(v) for v in curves.values()]
+    return [float(g) for i, a in enumerate(values) for b in values[i + 1:] for g in np.abs(a - b)]
 
 
 RED_TARGETS = ("lakshman.fig10", "lakshman.fig11", "lakshman.fig12")
