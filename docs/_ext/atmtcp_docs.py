@@ -145,6 +145,11 @@ def papers_index() -> str:
     return "\n".join(lines) + f"\n\n```{{toctree}}\n:hidden:\n\n{entries}\n```\n"
 
 
+def _target_ids(paper) -> list[str]:
+    """A paper package's target ids, each once: its experiments, then the figures no experiment writes."""
+    return list(dict.fromkeys([e.id for e in paper.EXPERIMENTS] + list(paper.FIGURE_TARGETS)))
+
+
 def targets_page() -> str:
     """Every target id of the registry (what ``atmtcp list`` prints), with its output files."""
     papers = _papers()
@@ -156,8 +161,7 @@ def targets_page() -> str:
         lines += [f"## [{key}](papers/{key}.md)\n", "| target | title | simulated | figure | table |",
                   "|---|---|---|---|---|"]
         tables, figures = set(paper.TABLE_TARGETS), set(paper.FIGURE_TARGETS)
-        ids = list(dict.fromkeys([e.id for e in paper.EXPERIMENTS] + list(paper.FIGURE_TARGETS)))
-        for target in ids:
+        for target in _target_ids(paper):
             simulated = "yes" if target in papers.EXPERIMENTS else "no"
             lines.append(f"| `{target}` | {papers.title_of(target)} | {simulated} | "
                          f"{'yes' if target in figures else ''} | {'yes' if target in tables else ''} |")
@@ -225,7 +229,7 @@ def artifacts_page(benchmarks: Path = BENCHMARKS) -> str:
     for key, paper in papers.PAPERS.items():
         lines += [f"## {key}\n", "| target | command | CPU s | wall s | memory, MB | output files |",
                   "|---|---|---|---|---|---|"]
-        for target in dict.fromkeys([e.id for e in paper.EXPERIMENTS] + list(paper.FIGURE_TARGETS)):
+        for target in _target_ids(paper):
             if target in papers.EXPERIMENTS:
                 command, cost = f"`atmtcp experiment {target}`", _cost(benchmarks / "experiments" / f"{target}.tsv")
             else:
