@@ -41,7 +41,9 @@ COMPARABLE = words.ABOUT.value
 
 
 EVERY_RUN = 1.0
-"""``seed_share`` of a claim that must hold in every run (fewest timeouts per run)."""
+"""``seed_share`` of a claim the project read as holding in every run (fewest timeouts per run). Its check now
+records margins, so the noise model reads it (the interval of the mean count); the share applies only where a
+check gives no margins."""
 
 
 def paper_utilization(target: str) -> dict[str, float]:
