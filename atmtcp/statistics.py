@@ -40,8 +40,10 @@ def _statistic(samples: np.ndarray, statistic: str) -> np.ndarray:
 
 
 def _variance_corrected(values: np.ndarray) -> np.ndarray:
-    """``values`` spread about their mean so that their population variance is their sample variance."""
-    return values.mean() + (values - values.mean()) * np.sqrt(values.size / (values.size - 1))
+    """``values`` (one column, or seeds x columns) spread about their mean over the first axis, so that their
+    population variance is their sample variance."""
+    n = values.shape[0]
+    return values.mean(axis=0) + (values - values.mean(axis=0)) * np.sqrt(n / (n - 1))
 
 
 def interval(values, runs: int = 1, statistic: str = "mean") -> tuple[float, float]:
@@ -75,8 +77,7 @@ def mean_intervals(samples) -> np.ndarray:
         out[j] = interval(column, runs=int(np.isfinite(column).sum()))
     if seeds < 2 or not complete.any():
         return out
-    pool = samples[:, complete]
-    pool = pool.mean(axis=0) + (pool - pool.mean(axis=0)) * np.sqrt(seeds / (seeds - 1))
+    pool = _variance_corrected(samples[:, complete])
     rng = np.random.default_rng(BOOTSTRAP_SEED)
     draws = pool[rng.integers(0, seeds, size=(BOOTSTRAP_DRAWS, seeds))].mean(axis=1)
     tails = [100 * (1 - INTERVAL) / 2, 100 * (1 + INTERVAL) / 2]
