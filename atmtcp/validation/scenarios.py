@@ -50,6 +50,8 @@ class Scenario:
     a grid point becomes our run, and how each side's result becomes the point's Dataset."""
 
     key: str
+    paper: str
+    """The key of the paper whose scenario this is (its docs page shows the scenario's rows)."""
     title: str
     axes: dict
     run_of: Callable[[dict, int, bool], m.Run]
@@ -113,11 +115,11 @@ def goyal_peer(run: m.Run, point: dict) -> xr.Dataset:
 
 
 GOYAL_UBR = Scenario(
-    "goyal_ubr", "goyal1998 Tables 1, 2, 4, 5: plain UBR, vanilla and Reno, LAN and WAN",
+    "goyal_ubr", "goyal1998", "goyal1998 Tables 1, 2, 4, 5: plain UBR, vanilla and Reno, LAN and WAN",
     {"network": ["lan", "wan"], "tcp": ["vanilla", "reno"], "sources": [5, 15], "buffer_factor": [1]},
     goyal_point_run, goyal_ours, goyal_peer, peer_seeds=5)
 GOYAL_SACK = Scenario(
-    "goyal_sack", "goyal1998 5.4.3: SACK against Reno in the LAN, every row",
+    "goyal_sack", "goyal1998", "goyal1998 5.4.3: SACK against Reno in the LAN, every row",
     {"network": ["lan"], "tcp": ["reno", "sack"], "sources": [5, 15], "buffer_factor": [1, 3],
      "policy": ["ubr", "epd"]},
     goyal_point_run, goyal_ours, goyal_peer, peer_skips=({"policy": "epd"},), peer_seeds=3,
@@ -181,7 +183,7 @@ def ewa_peer(run: m.Run, point: dict) -> xr.Dataset:
 
 
 EWA_SECTION2 = Scenario(
-    "ewa_section2", "ewa 2 (Figs. 5-6, 11-12): Drop-Tail and RED at AAP-1, ten connections, 10 -> 5 -> 2",
+    "ewa_section2", "ewa", "ewa 2 (Figs. 5-6, 11-12): Drop-Tail and RED at AAP-1, ten connections, 10 -> 5 -> 2",
     {"policy": list(EWA_TARGETS), "tcp": list(EWA_READINGS)}, ewa_point_run, ewa_ours, ewa_peer,
     peer_skips=({"policy": "red_0.05", "tcp": "one segment per RTT"},), peer_seeds=1,
     note="Drop-from-Front (Figs. 7-8) is left out: ns-3 has no drop-from-front queue disc. A 20 s ns-3 run costs "
@@ -237,7 +239,7 @@ def ssthresh_peer(run: m.Run, point: dict) -> xr.Dataset:
 
 
 EWA_SSTHRESH = Scenario(
-    "ewa_ssthresh", "ewa 4.2: time to full utilization with ssthresh 512 KB, TCP only",
+    "ewa_ssthresh", "ewa", "ewa 4.2: time to full utilization with ssthresh 512 KB, TCP only",
     {"tcp": list(EWA_READINGS)}, ssthresh_point_run, ssthresh_ours, ssthresh_peer, peer_seeds=1,
     note="two connections opening together stand for the two left at t = 15 s; Drop-Tail instead of EWA; the "
          "seeds only move the starts within 10 ms (ns-3 runs seed 0, a 30 s run costs it 50 s of CPU)")
