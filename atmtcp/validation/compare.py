@@ -8,7 +8,8 @@ paper gives one, e.g. "20-30 seconds") or the paper's value lies inside its 90 %
 simulation: one draw of the distribution our seeds sample).
 
 ``python -m atmtcp.validation.compare --results-dir data/results --figures-dir figures`` writes
-``figures/validation/validation.csv`` and ``.md`` and one figure per scenario (``make validate``).
+``figures/validation/validation.csv`` and ``.md`` and one figure per scenario (``make validate``);
+``--carry-over <earlier validation.csv>`` keeps the rows of the scenarios without a result (YATS not built).
 """
 from __future__ import annotations
 
@@ -170,11 +171,14 @@ def cause_of(key: str, cell: str, metric: str) -> str:
 
 
 def unmatched(key: str, cell: dict) -> str:
-    """What the peer could not express for this cell: the translation's own list (:mod:`atmtcp.validation.ns3`)."""
-    from . import ns3
+    """What the peer could not express for this cell: the translation's own list (:mod:`atmtcp.validation.ns3`,
+    :mod:`atmtcp.validation.yats`)."""
+    from . import ns3, yats
     from ..internetwork import Internetwork
     s = SCENARIOS[key]
     run = s.run_of({k: v for k, v in cell.items()}, 0, False)
+    if s.peer_name == yats.NAME:
+        return "; ".join(yats.from_n_source(run).unmatched)
     spec = ns3.from_internetwork(run) if isinstance(run.network, Internetwork) else ns3.from_n_source(run)
     return "; ".join(spec.unmatched)
 
@@ -201,22 +205,36 @@ def _seeds(da: xr.DataArray) -> np.ndarray:
     return da.values.ravel()
 
 
-def goyal_ubr_rows(ds: xr.Dataset, version: str) -> list[dict]:
-    rows = []
+def goyal_table_rows(key: str, ds: xr.Dataset, version: str) -> list[dict]:
+    """Efficiency and fairness per cell of a goyal1998 table scenario (``goyal_ubr``: UBR only; ``goyal_yats``:
+    its ``policy`` axis), against the paper's Tables 1, 2, 4, 5."""
+    s, rows = SCENARIOS[key], []
+    policies = [str(p) for p in ds.policy.values] if "policy" in ds.dims else ["ubr"]
     for network in ds.network.values:
         for tcp in ds.tcp.values:
             for n in ds.sources.values:
-                cell = {"network": str(network), "tcp": str(tcp), "sources": int(n), "buffer_factor": 1}
-                buffer = int(SCENARIOS["goyal_ubr"].run_of(cell, 0, False).network.switch_port.buffer_cells)
-                lacks = unmatched("goyal_ubr", cell)
-                for metric in ("efficiency", "fairness"):
-                    value = goyal_paper(str(network), str(tcp), int(n), buffer, "ubr", metric)
-                    sel = ds[metric].sel(network=network, tcp=tcp, sources=n, buffer_factor=1)
-                    rows.append(row("goyal_ubr", f"{network} {tcp} N={n} {buffer} cells UBR", metric, metric,
-                                    None if value is None else (value, value), "goyal1998 Table "
-                                    f"{GOYAL_TABLES[(str(tcp), metric)].split('table')[1]}",
-                                    _seeds(sel.sel(side="atmtcp")), _seeds(sel.sel(side=PEER)), lacks, version))
+                for policy in policies:
+                    cell = {"network": str(network), "tcp": str(tcp), "sources": int(n), "buffer_factor": 1}
+                    at = dict(cell, **({"policy": policy} if "policy" in ds.dims else {}))
+                    buffer = int(s.run_of(at, 0, False).network.switch_port.buffer_cells)
+                    lacks = unmatched(key, at)
+                    for metric in ("efficiency", "fairness"):
+                        value = goyal_paper(str(network), str(tcp), int(n), buffer, policy, metric)
+                        sel = ds[metric].sel(**at)
+                        rows.append(row(key, f"{network} {tcp} N={n} {buffer} cells {policy.upper()}", metric, metric,
+                                        None if value is None else (value, value), "goyal1998 Table "
+                                        f"{GOYAL_TABLES[(str(tcp), metric)].split('table')[1]}",
+                                        _seeds(sel.sel(side="atmtcp")), _seeds(sel.sel(side=s.peer_name)), lacks,
+                                        version))
     return rows
+
+
+def goyal_ubr_rows(ds: xr.Dataset, version: str) -> list[dict]:
+    return goyal_table_rows("goyal_ubr", ds, version)
+
+
+def goyal_yats_rows(ds: xr.Dataset, version: str) -> list[dict]:
+    return goyal_table_rows("goyal_yats", ds, version)
 
 
 def goyal_sack_rows(ds: xr.Dataset, version: str) -> list[dict]:
@@ -294,7 +312,7 @@ def ewa_ssthresh_rows(ds: xr.Dataset, version: str) -> list[dict]:
 
 
 ROWS = {"goyal_ubr": goyal_ubr_rows, "goyal_sack": goyal_sack_rows, "ewa_section2": ewa_section2_rows,
-        "ewa_ssthresh": ewa_ssthresh_rows}
+        "ewa_ssthresh": ewa_ssthresh_rows, "goyal_yats": goyal_yats_rows}
 
 
 def table(datasets: dict[str, xr.Dataset]) -> pd.DataFrame:
@@ -349,19 +367,34 @@ def load(results_dir: Path) -> dict[str, xr.Dataset]:
     return found
 
 
-def write(results_dir: Path, figures_dir: Path, quick: bool = False) -> pd.DataFrame:
-    """``<figures_dir>/validation/validation.csv`` and ``.md``, and ``validation.<scenario>.png``."""
+def carried_rows(path: Path | None, present) -> pd.DataFrame:
+    """The rows of ``path`` (an earlier validation.csv) of the scenarios with no result in ``present``: a
+    peer that is not installed (YATS without a prefix) or a scenario not re-run keeps its last rows."""
+    if path is None or not Path(path).exists():
+        return pd.DataFrame()
+    old = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    kept = old[old.scenario.isin(SCENARIOS) & ~old.scenario.isin(list(present))]
+    for key in kept.scenario.unique():
+        print(f"{key}: no result; its {int((kept.scenario == key).sum())} rows are carried over from {path}")
+    return kept
+
+
+def write(results_dir: Path, figures_dir: Path, quick: bool = False, carry_over: Path | None = None) -> pd.DataFrame:
+    """``<figures_dir>/validation/validation.csv`` and ``.md``, and ``validation.<scenario>.png``; the rows of a
+    scenario without a result come from ``carry_over`` (:func:`carried_rows`)."""
     from ..figures import markdown_lines, save_figure, write_csv, QUICK_STAMP
     datasets = load(results_dir)
-    frame = table(datasets)
+    frame = pd.concat([table(datasets), carried_rows(carry_over, datasets)], ignore_index=True)
+    order = {key: i for i, key in enumerate(SCENARIOS)}
+    frame = frame.sort_values("scenario", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)
     folder = Path(figures_dir) / "validation"
     folder.mkdir(parents=True, exist_ok=True)
     write_csv(frame, folder / "validation.csv", index=False)
-    shown = frame[["scenario", "cell", "metric", "paper", "ours_mean", "ours_low", "ours_high", "peer_mean",
+    shown = frame[["scenario", "cell", "metric", "paper", "ours_mean", "ours_low", "ours_high", "peer", "peer_mean",
                    "peer_low", "peer_high", "peer_seeds", "spread_ratio", "verdict"]].round(3).set_index(["scenario", "cell"])
     lines = markdown_lines(shown)
     (folder / "validation.md").write_text("\n".join(([f"**{QUICK_STAMP}**", ""] if quick else []) + lines) + "\n")
-    for key in datasets:
+    for key in frame.scenario.unique():
         fig = figure(frame[frame.scenario == key], SCENARIOS[key].title)
         save_figure(fig, figures_dir, f"validation.{key}", quick)
     return frame
@@ -372,8 +405,10 @@ def main(argv=None) -> None:
     parser.add_argument("--results-dir", default="data/results")
     parser.add_argument("--figures-dir", default="figures")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--carry-over", type=Path, default=None,
+                        help="an earlier validation.csv: the rows of the scenarios without a result are kept")
     args = parser.parse_args(argv)
-    frame = write(Path(args.results_dir), Path(args.figures_dir), args.quick)
+    frame = write(Path(args.results_dir), Path(args.figures_dir), args.quick, args.carry_over)
     print(frame.verdict.value_counts().to_string())
 
 

@@ -7,6 +7,8 @@ variables on both sides.
 - :data:`GOYAL_SACK` (goyal1998 5.4.3 and Table 8): the LAN, SACK against Reno, the four rows (5 and 15
   sources, 1000 and 3000 cells): efficiency. ns-3 has no cells, so its tail drop drops whole packets, as
   goyal's EPD column does: we compare its FIFO with both our UBR and our EPD.
+- :data:`GOYAL_YATS` (goyal1998 Tables 4, 5): the LAN with Reno TCP, UBR (tail drop) and EPD, 5 and 15 sources,
+  in YATS (:mod:`atmtcp.validation.yats`), the cell-level peer: efficiency and Jain's fairness.
 - :data:`EWA_SECTION2` (ewa 2, Figs. 5-6, 11-12): Drop-Tail and RED (max_p 0.05) at AAP-1, ten
   connections, 10 -> 5 -> 2, under 4.4BSD-Lite's TCP (ewa's headline until issue 36) and the one-segment-per-RTT reading: L1's utilization
   per phase, drops and timeouts per connection, the share ratio in the last phase.
@@ -41,7 +43,7 @@ from ..papers.goyal1998.scenario import NETWORKS, buffer_cells, goyal_run
 from ..simulate import simulate
 
 SIDES = ("atmtcp", "ns-3")
-"""Who simulates a point: our kernel, or the peer."""
+"""Who simulates a point of an ns-3 scenario: our kernel, or the peer (:attr:`Scenario.sides`)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,14 @@ class Scenario:
     """The peer's seeds per cell (the first of :data:`SEEDS`). Fewer than our 10: a second of simulated time
     costs ns-3 2-5 s of CPU (ours 0.02-0.3 s), and the machine the validation ran on was shared (see
     docs/validation.md)."""
+
+    peer_name: str = "ns-3"
+    """The peer simulator (``ns-3`` or ``YATS``): the side label of its points and the table's ``peer``."""
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        """The grid's ``side`` axis: our kernel and the peer."""
+        return ("atmtcp", self.peer_name)
 
     def peer_runs(self, point: dict) -> bool:
         """Whether the peer runs grid point ``point`` (:attr:`peer_skips`, :attr:`peer_seeds`)."""
@@ -124,6 +134,29 @@ GOYAL_SACK = Scenario(
      "policy": ["ubr", "epd"]},
     goyal_point_run, goyal_ours, goyal_peer, peer_skips=({"policy": "epd"},), peer_seeds=3,
     note="ns-3 runs the UBR column only: its FIFO drops whole packets, as EPD does")
+
+
+def goyal_yats_point_run(point: dict, seed: int, quick: bool) -> m.Run:
+    """The run of table cell ``point`` at goyal1998 3.1's own duration (LAN 10 s): YATS costs 0.3 s of CPU
+    per 10 s of the 5-source LAN, ours 0.5 s. Quick mode: :data:`GOYAL_QUICK_S`."""
+    network = point["network"]
+    duration = GOYAL_QUICK_S[network] if quick else NETWORKS[network]["duration_s"]
+    return goyal_run(network, point["sources"], buffer_cells(network, point["buffer_factor"]), point["policy"],
+                     point["tcp"], seed, quick, duration_s=duration)
+
+
+def goyal_yats_peer(run: m.Run, point: dict) -> xr.Dataset:
+    from . import yats
+    out = yats.run(yats.from_n_source(run))
+    return _goyal_dataset(out["goodput_bytes"] * 8 / out["simulated_s"], run)
+
+
+GOYAL_YATS = Scenario(
+    "goyal_yats", "goyal1998", "goyal1998 Tables 4, 5: UBR (tail drop) and EPD at the cell level in YATS, LAN, Reno",
+    {"network": ["lan"], "tcp": ["reno"], "sources": [5, 15], "buffer_factor": [1], "policy": ["ubr", "epd"]},
+    goyal_yats_point_run, goyal_ours, goyal_yats_peer, peer_name="YATS",
+    note="YATS, a cell-level ATM simulator, runs the cell-level mechanisms ns-3 lacks (tail drop of cells, EPD) "
+         "at the paper's 10 s; it is skipped when no YATS prefix is given (make validate YATS=<prefix>)")
 
 
 # --- ewa section 2 -----------------------------------------------------------------------------------------
@@ -244,7 +277,7 @@ EWA_SSTHRESH = Scenario(
     note="two connections opening together stand for the two left at t = 15 s; Drop-Tail instead of EWA; the "
          "seeds only move the starts within 10 ms (ns-3 runs seed 0, a 30 s run costs it 50 s of CPU)")
 
-SCENARIOS = {s.key: s for s in (GOYAL_UBR, GOYAL_SACK, EWA_SECTION2, EWA_SSTHRESH)}
+SCENARIOS = {s.key: s for s in (GOYAL_UBR, GOYAL_SACK, EWA_SECTION2, EWA_SSTHRESH, GOYAL_YATS)}
 SEEDS, QUICK_SEEDS = tuple(range(10)), (0, 1)
 """Seeds per cell on each side (issue 37: 10), as the papers' own experiments."""
 
