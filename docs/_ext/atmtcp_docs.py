@@ -124,7 +124,7 @@ def _number(text: str) -> str:
 
 def _validation_section(key: str) -> str:
     """The paper's disagreements that the second simulator looked at: each row where our number is not the
-    paper's, with ns-3's beside it; or "" where no scenario of the paper is cross-checked."""
+    paper's, with the peer's (ns-3's or YATS's) beside it; or "" where no scenario of the paper is cross-checked."""
     rows = validation_rows(key)
     if not rows:
         return ""
@@ -318,13 +318,13 @@ def _validation_summary() -> str:
         if differing:
             counts = ", ".join(f"{sum(r['verdict'] == v for r in differing)} {v}" for v in DISAGREEMENTS)
             lines.append(f"- [{key}](papers/{key}.md#a-second-simulator-on-the-disagreements): {len(differing)} "
-                         f"number{'s' if len(differing) != 1 else ''} where ours is not the paper's, run in ns-3 "
-                         f"too: {counts}.")
+                         f"number{'s' if len(differing) != 1 else ''} where ours is not the paper's, run in a second "
+                         f"simulator too: {counts}.")
     if not lines:
         return ""
     return ("\n## A second simulator on the disagreements\n\nWhose number is wrong, ours or the paper's? The "
-            "[validation page](validation.md) runs some of the papers' scenarios in ns-3 beside our kernel "
-            "(method, tolerances and what ns-3 cannot express are there):\n\n" + "\n".join(lines) + "\n")
+            "[validation page](validation.md) runs some of the papers' scenarios in ns-3 and YATS beside our "
+            "kernel (method, tolerances and what each peer cannot express are there):\n\n" + "\n".join(lines) + "\n")
 
 
 def quickstart_notebook() -> None:
