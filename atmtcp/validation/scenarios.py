@@ -7,8 +7,9 @@ variables on both sides.
 - :data:`GOYAL_SACK` (goyal1998 5.4.3 and Table 8): the LAN, SACK against Reno, the four rows (5 and 15
   sources, 1000 and 3000 cells): efficiency. ns-3 has no cells, so its tail drop drops whole packets, as
   goyal's EPD column does: we compare its FIFO with both our UBR and our EPD.
-- :data:`GOYAL_YATS` (goyal1998 Tables 4, 5): the LAN with Reno TCP, UBR (tail drop) and EPD, 5 and 15 sources,
-  in YATS (:mod:`atmtcp.validation.yats`), the cell-level peer: efficiency and Jain's fairness.
+- :data:`GOYAL_YATS` (goyal1998 Tables 1, 2, 4, 5): the LAN and WAN, vanilla and Reno TCP, UBR (tail drop) and
+  EPD, 5 and 15 sources, the smaller buffer, in YATS (:mod:`atmtcp.validation.yats`), the cell-level peer, at the
+  paper's durations: efficiency and Jain's fairness.
 - :data:`EWA_SECTION2` (ewa 2, Figs. 5-6, 11-12): Drop-Tail and RED (max_p 0.05) at AAP-1, ten
   connections, 10 -> 5 -> 2, under 4.4BSD-Lite's TCP (ewa's headline until issue 36) and the one-segment-per-RTT reading: L1's utilization
   per phase, drops and timeouts per connection, the share ratio in the last phase.
@@ -137,8 +138,8 @@ GOYAL_SACK = Scenario(
 
 
 def goyal_yats_point_run(point: dict, seed: int, quick: bool) -> m.Run:
-    """The run of table cell ``point`` at goyal1998 3.1's own duration (LAN 10 s): YATS costs 0.3 s of CPU
-    per 10 s of the 5-source LAN, ours 0.5 s. Quick mode: :data:`GOYAL_QUICK_S`."""
+    """The run of table cell ``point`` at goyal1998 3.1's own durations (LAN 10 s, WAN 20 s): YATS costs 0.3-0.5 s
+    of CPU per LAN run and about 2 s per WAN run, ours 0.2-0.5 s and about 1 s. Quick mode: :data:`GOYAL_QUICK_S`."""
     network = point["network"]
     duration = GOYAL_QUICK_S[network] if quick else NETWORKS[network]["duration_s"]
     return goyal_run(network, point["sources"], buffer_cells(network, point["buffer_factor"]), point["policy"],
@@ -152,8 +153,10 @@ def goyal_yats_peer(run: m.Run, point: dict) -> xr.Dataset:
 
 
 GOYAL_YATS = Scenario(
-    "goyal_yats", "goyal1998", "goyal1998 Tables 4, 5: UBR (tail drop) and EPD at the cell level in YATS, LAN, Reno",
-    {"network": ["lan"], "tcp": ["reno"], "sources": [5, 15], "buffer_factor": [1], "policy": ["ubr", "epd"]},
+    "goyal_yats", "goyal1998", "goyal1998 Tables 1, 2, 4, 5 in YATS: UBR (tail drop) and EPD at the cell level, "
+    "vanilla and Reno, LAN and WAN",
+    {"network": ["lan", "wan"], "tcp": ["vanilla", "reno"], "sources": [5, 15], "buffer_factor": [1],
+     "policy": ["ubr", "epd"]},
     goyal_yats_point_run, goyal_ours, goyal_yats_peer, peer_name="YATS",
     note="YATS, a cell-level ATM simulator, runs the cell-level mechanisms ns-3 lacks (tail drop of cells, EPD) "
          "at the paper's 10 s; it is skipped when no YATS prefix is given (make validate YATS=<prefix>)")
