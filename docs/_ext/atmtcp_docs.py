@@ -130,7 +130,7 @@ def _validation_section(key: str) -> str:
         return ""
     differing = [r for r in rows if r["verdict"] in DISAGREEMENTS]
     counts = ", ".join(f"{sum(r['verdict'] == v for r in differing)} {v}" for v in DISAGREEMENTS)
-    lines = [f"The [validation page](../validation.md) runs {len(rows)} numbers of this paper's scenarios in "
+    lines = [f"The [validation page](../../validation.md) runs {len(rows)} numbers of this paper's scenarios in "
              f"an independent simulator as well. In {len(differing)} of them our number is not the paper's "
              f"({counts}); those rows, with the paper's value, ours (mean and 90 % interval over our seeds) and "
              "the peer's:\n",
@@ -323,7 +323,7 @@ def _validation_summary() -> str:
     if not lines:
         return ""
     return ("\n## A second simulator on the disagreements\n\nWhose number is wrong, ours or the paper's? The "
-            "[validation page](validation.md) runs some of the papers' scenarios in ns-3 and YATS beside our "
+            "[validation page](../validation.md) runs some of the papers' scenarios in ns-3 and YATS beside our "
             "kernel (method, tolerances and what each peer cannot express are there):\n\n" + "\n".join(lines) + "\n")
 
 
