@@ -4,11 +4,22 @@ seeds, the best setting, a direction, a value inside the seeds' spread, the seed
 None compares with a typed number: each recomputes its expectation from the runs it is given."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 import numpy as np
 
 from .catalog import lab as lab_of
-from .grader import Check
 from .runs import LabRuns
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check of a question: ``test(answers)`` returns (passed, reason); ``answers`` holds the keywords
+    given to :meth:`atmtcp.labs.grader.Grader.check` (the student's ``runs`` among them)."""
+
+    name: str
+    test: Callable[[dict], tuple[bool, str]]
 
 
 class NotAnswered(Exception):

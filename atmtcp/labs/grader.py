@@ -13,22 +13,13 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from .. import model as m
 from .catalog import lab as lab_of
+from .checks import PUBLIC, Check
 
 HIDDEN_ENV = "ATMTCP_LABS_HIDDEN"
 REPORT_ENV = "ATMTCP_LABS_REPORT"
-
-
-@dataclass(frozen=True)
-class Check:
-    """One check of a question: ``test(answers)`` returns (passed, reason); ``answers`` holds the keywords
-    given to :meth:`Grader.check` (the student's ``runs`` among them)."""
-
-    name: str
-    test: Callable[[dict], tuple[bool, str]]
 
 
 @dataclass(frozen=True)
@@ -62,7 +53,6 @@ class Grader:
     """The checks of one lab (``"lab1"`` ... ``"lab7"``, :data:`atmtcp.labs.catalog.LABS`)."""
 
     def __init__(self, lab: str, hidden: str | os.PathLike | None = None):
-        from .checks import PUBLIC
         self.lab = lab_of(lab).key
         self.public = PUBLIC[self.lab]
         self.hidden = load_hidden(self.lab, hidden)

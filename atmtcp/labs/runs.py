@@ -20,9 +20,8 @@ from ..atlas.measures import REDUCTIONS
 from ..default_run import scenario
 from ..explore import draw_queue, draw_windows
 from ..internetwork import Internetwork
-from ..papers.lakshman.scenario import BOTTLENECK as LAKSHMAN_BOTTLENECK
 from ..simulate import simulate
-from ..topologies import N_SOURCE_BOTTLENECK, parking_lot_bottleneck
+from ..topologies import N_SOURCE_BOTTLENECK, ROUTER_ADSU_BOTTLENECK, parking_lot_bottleneck
 
 COLUMNS = ("efficiency", "fairness", "loss", "timeouts", "fast_retransmits", "max_queue", "mean_queue")
 """One row per run: the paper's efficiency and Jain's fairness; the share of what reached the bottleneck that
@@ -66,7 +65,7 @@ class LabNetwork:
             return run.trace.ports[0]
         if self.atlas is None:
             return N_SOURCE_BOTTLENECK
-        return LAKSHMAN_BOTTLENECK if self.atlas.startswith("lakshman") else parking_lot_bottleneck(run.network)
+        return ROUTER_ADSU_BOTTLENECK if self.atlas.startswith("lakshman") else parking_lot_bottleneck(run.network)
 
     def measure(self, ds: xr.Dataset, run: m.Run) -> dict:
         """One row of :data:`COLUMNS`."""
