@@ -151,31 +151,30 @@ def seeds_where(name: str, column: str, first: str, second: str) -> Check:
     return _checked(f"{name}: the seeds where {first} has at least {second}'s {column}", test)
 
 
-def every_seed(name: str, column: str, first: str, second: str) -> Check:
-    """``name`` (True or False) says whether ``first``'s ``column`` is above ``second``'s in every seed."""
+def _yes_no(name: str, title: str, truth, shown: str) -> Check:
+    """``name`` is True or False, as ``truth(runs)`` is; ``shown`` names what the runs show."""
     def test(answers):
         given = answer(answers, name)
         if not isinstance(given, (bool, np.bool_)):
             return False, f"answer True or False, not {given!r}"
-        runs = runs_of(answers)
-        expected = not _seeds_at_least(runs, column, second, first)
-        if bool(given) == expected:
-            return True, f"what your {len(runs.seeds)} seeds show"
-        return False, f"not what your seeds show (runs.by_seed({column!r}))"
-    return _checked(f"{name}: {first} above {second} in {column} in every seed", test)
+        if bool(given) == bool(truth(runs_of(answers))):
+            return True, f"what {shown} show"
+        return False, f"not what {shown} show"
+    return _checked(title, test)
+
+
+def every_seed(name: str, column: str, first: str, second: str) -> Check:
+    """``name`` (True or False) says whether ``first``'s ``column`` is above ``second``'s in every seed."""
+    return _yes_no(name, f"{name}: {first} above {second} in {column} in every seed",
+                   lambda runs: not _seeds_at_least(runs, column, second, first),
+                   f"your seeds (runs.by_seed({column!r}))")
 
 
 def above(name: str, column: str, first: str, second: str) -> Check:
     """``name`` (True or False) says whether ``first``'s mean ``column`` is above ``second``'s."""
-    def test(answers):
-        given = answer(answers, name)
-        if not isinstance(given, (bool, np.bool_)):
-            return False, f"answer True or False, not {given!r}"
-        means = runs_of(answers).means(column)
-        if bool(given) == bool(means[first] > means[second]):
-            return True, f"what your runs' means of {column} show"
-        return False, f"not what your runs' mean {column} of {first} and {second} show"
-    return _checked(f"{name}: {first}'s mean {column} above {second}'s", test)
+    return _yes_no(name, f"{name}: {first}'s mean {column} above {second}'s",
+                   lambda runs: runs.means(column)[first] > runs.means(column)[second],
+                   f"your runs' means of {column} (runs.means({column!r}))")
 
 
 def lab_runs(lab: str) -> Check:
