@@ -58,7 +58,8 @@ done < "$SCRATCH/expected.txt"
 [ $ok = 1 ] || { echo "test-slurm: not every job went through SLURM exactly once" >&2; exit 1; }
 scontrol show job -o > "$SCRATCH/jobs.txt"
 echo "per experiment: peak memory (MB, Snakemake's benchmark of the job) and the SLURM request:"
-for f in logs/benchmarks/experiments/*.tsv; do
+for f in logs/benchmarks/quick/experiments/*.tsv; do   # quick mode's benchmark files (rules/common.smk)
+  [ -e "$f" ] || { echo "test-slurm: no benchmark files in logs/benchmarks/quick/experiments" >&2; exit 1; }
   id="$(basename "$f" .tsv)"
   request=$(grep "Comment=rule_experiment_wildcards_$id " "$SCRATCH/jobs.txt" | tail -1 \
             | grep -o "NumCPUs=[0-9]* \|MinMemoryNode=[0-9]*M\|TimeLimit=[0-9:]*" | tr '\n' ' ')
