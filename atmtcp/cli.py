@@ -167,7 +167,12 @@ def cmd_experiment(args) -> int:
 def cmd_warm(args) -> int:
     from .simulate import build_kernel
     start = time.perf_counter()
-    print(build_kernel(aot=not args.no_aot), f"({time.perf_counter() - start:.0f} s)")
+    if args.portable:
+        from .kernel.aot import build_portable
+        done = f"kernel built ahead of time for a baseline CPU, as a wheel carries it: {build_portable()}"
+    else:
+        done = build_kernel(aot=not args.no_aot)
+    print(done, f"({time.perf_counter() - start:.0f} s)")
     return 0
 
 
@@ -212,7 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_parser(sub)
     warm = sub.add_parser("warm", help="compile the kernel once (numba's cache), then build it ahead of time "
                                        "so that runs start without numba (make warm)")
-    warm.add_argument("--no-aot", action="store_true", help="only numba's cache, no ahead-of-time module")
+    how = warm.add_mutually_exclusive_group()
+    how.add_argument("--no-aot", action="store_true", help="only numba's cache, no ahead-of-time module")
+    how.add_argument("--portable", action="store_true",
+                     help="build the ahead-of-time module for a baseline CPU (x86-64-v3) into atmtcp/kernel/prebuilt/, "
+                          "where a wheel carries it (make wheel)")
     warm.set_defaults(func=cmd_warm)
 
     lst = sub.add_parser("list", help="list the experiments (target ids)")
