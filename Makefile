@@ -64,13 +64,20 @@ atlas: warm
 atlas-quick:
 	@$(MAKE) --no-print-directory atlas QUICK=1
 
-# The validation (issue 37, docs/validation.md): the papers' scenarios in ns-3 beside ours, not part of
-# `reproduce`. Installs the optional extra `validate` (the ns3 wheel, which builds cppyy: several minutes the
+# The validation (issue 37, docs/validation.md): the papers' scenarios in ns-3 (and YATS) beside ours, not part
+# of `reproduce`. Installs the optional extra `validate` (the ns3 wheel, which builds cppyy: several minutes the
 # first time), then writes data/results/validation.*.nc and figures/validation/. `make validate QUICK=1`:
-# short runs, two seeds, into the quick folders.
+# short runs, two seeds, into the quick folders. `make validate YATS=<prefix>` adds the YATS scenario
+# (benchmarks/yats/build.sh <prefix> builds YATS); without it the YATS rows of the last table are kept.
+YATS ?=
+VALIDATION_FIGURES = $(if $(QUICK),figures/quick,figures)/validation
+VALIDATION_RESULTS = $(if $(QUICK),data/results/quick,data/results)
 validate: warm
 	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[validate]'
-	$(SNAKEMAKE) validate $(if $(QUICK),--configfile config/quick.yaml)
+	@mkdir -p $(VALIDATION_RESULTS)
+	@if [ -f $(VALIDATION_FIGURES)/validation.csv ]; then \
+	  cp $(VALIDATION_FIGURES)/validation.csv $(VALIDATION_RESULTS)/validation.carried.csv; fi
+	ATMTCP_YATS=$(YATS) $(SNAKEMAKE) validate $(if $(QUICK),--configfile config/quick.yaml)
 
 REPORT ?= report.html
 report: setup

@@ -1,4 +1,4 @@
-"""Command line: ``atmtcp run``, ``atmtcp experiment``, ``atmtcp list``, ``atmtcp bench``."""
+"""Command line: ``atmtcp run``, ``atmtcp experiment``, ``atmtcp list``, ``atmtcp bench``, ``atmtcp labs``."""
 from __future__ import annotations
 
 import argparse
@@ -200,6 +200,28 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_labs_build(args) -> int:
+    from .labs.build import build
+    written = build(args.source, args.out)
+    for kind, paths in written.items():
+        print(f"atmtcp labs build: {kind}: {len(paths)} files in {os.path.join(args.out, kind)}")
+    return 0
+
+
+def cmd_labs_grade(args) -> int:
+    from .labs.build import grade
+    failed = 0
+    for notebook in args.notebooks:
+        results = grade(notebook, args.hidden, quick=args.quick)
+        passed = sum(r["passed"] for r in results)
+        failed += passed < len(results)
+        print(f"{notebook}: {passed} of {len(results)} checks passed")
+        for r in results:
+            if not r["passed"] or args.verbose:
+                print(f"  {'PASS' if r['passed'] else 'FAIL'} {r['question']} {r['kind']} {r['check']}: {r['reason']}")
+    return 1 if failed else 0
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse with errors on one line (``atmtcp run: --jitter: 'nan' is not ...``), exit 2,
     instead of the usage block; ``--help`` shows the usage."""
@@ -209,7 +231,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of every subcommand: ``run``, ``warm``, ``list``, ``experiment``, ``bench``."""
+    """The parser of every subcommand: ``run``, ``warm``, ``list``, ``experiment``, ``bench``, ``labs``."""
     parser = OneLineParser(prog="atmtcp", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -239,7 +261,27 @@ def build_parser() -> argparse.ArgumentParser:
     exp.set_defaults(func=cmd_experiment)
 
     add_bench_parser(sub)
+    add_labs_parser(sub)
     return parser
+
+
+def add_labs_parser(sub) -> None:
+    """``atmtcp labs build`` and ``atmtcp labs grade``: the lecturer's commands (docs/lecturers-guide.md)."""
+    labs = sub.add_parser("labs", help="build the student and solution versions of the labs, or grade submissions")
+    verbs = labs.add_subparsers(dest="labs_command", required=True)
+    build = verbs.add_parser("build", help="write OUT/student/ (solutions replaced by ..., no hidden checks) and "
+                                           "OUT/solution/ (with hidden/)")
+    build.add_argument("out", help="the folder to write (made if missing)")
+    build.add_argument("--source", default=os.path.join("notebooks", "labs"),
+                       help="the lab notebooks and their hidden/ checks (default: notebooks/labs of the checkout)")
+    build.set_defaults(func=cmd_labs_build)
+    grade = verbs.add_parser("grade", help="run submitted lab notebooks with the hidden checks and print the results "
+                                           "(exit 1 if a check failed)")
+    grade.add_argument("notebooks", nargs="+", help="the students' .ipynb files")
+    grade.add_argument("--hidden", required=True, help="the hidden checks: OUT/solution/hidden of `atmtcp labs build`")
+    grade.add_argument("--quick", action="store_true", help="the labs' short runs (a test of the grading, not a grade)")
+    grade.add_argument("--verbose", action="store_true", help="print the passed checks too")
+    grade.set_defaults(func=cmd_labs_grade)
 
 
 def add_run_parser(sub) -> None:

@@ -57,22 +57,42 @@ def plot_run(ds: xr.Dataset, title: str = ""):
     axes[0].set_xlabel("source")
     axes[0].set_ylabel("goodput (Mbit/s)")
     axes[0].set_title(f"efficiency {float(ds.efficiency):.2f}, fairness {float(ds.fairness):.2f}")
-    queue = ds.queue_cells.sel(traced_port=N_SOURCE_BOTTLENECK)
-    axes[1].plot(ds.sample_time.values, queue.values, color="0.3", linewidth=0.8)
-    axes[1].set_xlabel("time (s)")
-    axes[1].set_ylabel("cells queued at SW1->SW2")
+    draw_queue(axes[1], ds, N_SOURCE_BOTTLENECK)
     axes[1].set_title("bottleneck queue")
-    kind, source = ds.trace_kind.values, ds.trace_source.values
-    for s in range(n):
-        keep = (kind == "cwnd") & (source == s)
-        axes[2].step(ds.trace_time.values[keep], ds.trace_value.values[keep] / 1024, where="post",
-                     linewidth=0.8, label=f"source {s}")
-    axes[2].set_xlabel("time (s)")
-    axes[2].set_ylabel("cwnd (KB)")
+    draw_windows(axes[2], ds)
     axes[2].set_title("congestion windows")
-    if n <= 8:
-        axes[2].legend(fontsize=7, loc="upper right")
     if title:
         fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def draw_queue(ax, ds: xr.Dataset, port: str):
+    """The queue of the traced ``port`` over time: a cell port's cells (``queue_cells``), or an IP-ATM
+    router port's packets (``queue_packets_sampled``, :mod:`atmtcp.internetwork`)."""
+    if "queue_cells" in ds and port in ds.traced_port.values:
+        queue, unit = ds.queue_cells.sel(traced_port=port), "cells"
+    else:
+        queue, unit = ds.queue_packets_sampled.sel(sampled_queue=port), "packets"
+    ax.plot(ds.sample_time.values, queue.values, color="0.3", linewidth=0.8)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"{unit} queued at {port}")
+
+
+def draw_windows(ax, ds: xr.Dataset, legend_up_to: int = 8):
+    """Each source's (each VC's) congestion window over time: the traced cwnd changes of a cell network,
+    or an internetwork's sampled window (``sampled_cwnd``; the smaller of it and the advertised window
+    ``sampled_snd_wnd`` where EWA cuts the latter, ewa 3)."""
+    n = ds.sizes["source"]
+    for s in range(n):
+        if "trace_kind" in ds:
+            keep = (ds.trace_kind.values == "cwnd") & (ds.trace_source.values == s)
+            ax.step(ds.trace_time.values[keep], ds.trace_value.values[keep] / 1024, where="post",
+                    linewidth=0.8, label=f"source {s}")
+        else:
+            window = np.minimum(ds.sampled_cwnd.isel(source=s).values, ds.sampled_snd_wnd.isel(source=s).values)
+            ax.plot(ds.sample_time.values, window / 1024, linewidth=0.8, label=f"source {s}")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("cwnd (KB)" if "trace_kind" in ds else "min(cwnd, advertised) (KB)")
+    if n <= legend_up_to:
+        ax.legend(fontsize=7, loc="upper right")

@@ -142,3 +142,25 @@ def test_the_artifacts_page_reads_the_benchmark_files(tmp_path):
     assert "| 122 | 62 | 650 |" in row and "`figures/goyal1998/goyal1998.table1.png`" in row
     row = next(line for line in page.splitlines() if line.startswith("| `goyal1998.table4` |"))
     assert "not yet measured" in row
+
+
+def test_paper_pages_and_the_fidelity_page_show_the_second_simulators_rows(tmp_path, monkeypatch):
+    """Issue 37: each paper's page lists the rows of the validation table where our number is not the paper's,
+    with the peer's; the fidelity page counts them per paper and links there. A paper no scenario cross-checks
+    has no such section."""
+    from atmtcp.validation.scenarios import SCENARIOS
+    table = tmp_path / "validation" / "validation.csv"
+    table.parent.mkdir()
+    header = "scenario,cell,metric,paper,ours_mean,ours_low,ours_high,peer_mean,peer,peer_seeds,verdict\n"
+    goyal = next(k for k, s in SCENARIOS.items() if s.paper == "goyal1998")
+    table.write_text(header + f"{goyal},lan N=5,efficiency,0.21,0.5,0.4,0.6,0.52,ns-3 3.44,10,peer agrees with us\n"
+                     f"{goyal},lan N=15,efficiency,0.22,0.23,0.2,0.25,0.23,ns-3 3.44,10,all three agree\n")
+    (tmp_path / "fidelity.md").write_text((atmtcp_docs.FIGURES / "fidelity.md").read_text())
+    monkeypatch.setattr(atmtcp_docs, "FIGURES", tmp_path)
+    section = atmtcp_docs._validation_section("goyal1998")
+    assert "runs 2 numbers" in section and "In 1 of them" in section and "1 peer agrees with us" in section
+    assert "lan N=5" in section and "0.52 (ns-3 3.44, seeds: 10)" in section and "lan N=15" not in section
+    assert atmtcp_docs._validation_section("cheon") == ""
+    summary = atmtcp_docs._validation_summary()
+    assert "[goyal1998](papers/goyal1998.md#a-second-simulator-on-the-disagreements): 1 number where" in summary
+    assert "cheon" not in summary and summary in atmtcp_docs.fidelity_page()

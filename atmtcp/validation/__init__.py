@@ -6,6 +6,8 @@ every cross-checked number has three values: the paper's, ours and the peer's.
 
 - :mod:`.ns3`: the translation of a run into ns-3's parameters (pure Python, tested without ns-3);
 - :mod:`.ns3_run`: running it in ns-3 (the optional extra ``validate``);
+- :mod:`.yats`: the translation of a run into a YATS (Luayats) script, running it and reading it back (the
+  user builds YATS: ``benchmarks/yats/build.sh``);
 - :mod:`.scenarios`: the cross-checked scenarios, each reduced to the same variables on both sides;
 - :mod:`.experiments`: the targets ``validation.<scenario>`` (``make validate``, not ``make reproduce``);
 - :mod:`.compare`: the table (paper, ours, peer, verdict with its tolerance) and the figures.

@@ -1,16 +1,18 @@
 """The validation's targets: ``validation.<scenario>``, one experiment per scenario of
-:mod:`atmtcp.validation.scenarios`, whose grid is the scenario's axes x side (``atmtcp``, ``ns-3``) x seed.
-Not part of ``make reproduce``: ``make validate`` builds them (the ns-3 side needs the ``validate`` extra).
+:mod:`atmtcp.validation.scenarios`, whose grid is the scenario's axes x side (``atmtcp`` and its peer,
+``ns-3`` or ``YATS``) x seed. Not part of ``make reproduce``: ``make validate`` builds them (the ns-3 side
+needs the ``validate`` extra; the YATS side a YATS prefix, ``make validate YATS=<prefix>``).
 """
 from __future__ import annotations
 
 import xarray as xr
 
 from ..experiment import Experiment, grid
-from .scenarios import QUICK_SEEDS, SCENARIOS, SEEDS, SIDES, run_point
+from .scenarios import QUICK_SEEDS, SCENARIOS, SEEDS, run_point
 
 PREFIX = "validation"
-REFERENCES = "goyal1998 and ewa (CITATION.cff); the peer: ns-3 (https://www.nsnam.org), the ns3 wheel of PyPI"
+REFERENCES = ("goyal1998 and ewa (CITATION.cff); the peers: ns-3 (https://www.nsnam.org), the ns3 wheel of PyPI; "
+              "YATS/Luayats (https://github.com/hleuwer/luayats), built by benchmarks/yats/build.sh")
 
 
 def target(key: str) -> str:
@@ -23,9 +25,18 @@ def points_of(key: str):
 
     def points(quick: bool) -> list[dict]:
         seeds = list(QUICK_SEEDS if quick else SEEDS)
-        everything = grid(**s.axes, side=list(SIDES), seed=seeds)
+        everything = grid(**s.axes, side=list(s.sides), seed=seeds)
         return [p for p in everything if p["side"] == "atmtcp" or s.peer_runs(p)]
     return points
+
+
+def peer_version(peer: str) -> str:
+    """The peer's name and version, as the table's ``peer`` column shows it."""
+    if peer == "YATS":
+        from . import yats
+        return yats.version() if yats.binary() else "YATS (absent)"
+    from .ns3_run import available, version
+    return version() if available() else "ns-3 (absent)"
 
 
 def runner_of(key: str):
@@ -36,9 +47,8 @@ def runner_of(key: str):
 
 def parameters_of(key: str):
     def parameters(quick: bool) -> dict:
-        from .ns3_run import available, version
         s = SCENARIOS[key]
-        return {"scenario": key, "scenario_title": s.title, "peer_version": version() if available() else "ns-3 (absent)",
+        return {"scenario": key, "scenario_title": s.title, "peer_version": peer_version(s.peer_name),
                 "peer_seeds": s.peer_seeds, "note": s.note or "-"}
     return parameters
 

@@ -7,6 +7,9 @@ variables on both sides.
 - :data:`GOYAL_SACK` (goyal1998 5.4.3 and Table 8): the LAN, SACK against Reno, the four rows (5 and 15
   sources, 1000 and 3000 cells): efficiency. ns-3 has no cells, so its tail drop drops whole packets, as
   goyal's EPD column does: we compare its FIFO with both our UBR and our EPD.
+- :data:`GOYAL_YATS` (goyal1998 Tables 1, 2, 4, 5): the LAN and WAN, vanilla and Reno TCP, UBR (tail drop) and
+  EPD, 5 and 15 sources, the smaller buffer, in YATS (:mod:`atmtcp.validation.yats`), the cell-level peer, at the
+  paper's durations: efficiency and Jain's fairness.
 - :data:`EWA_SECTION2` (ewa 2, Figs. 5-6, 11-12): Drop-Tail and RED (max_p 0.05) at AAP-1, ten
   connections, 10 -> 5 -> 2, under 4.4BSD-Lite's TCP (ewa's headline until issue 36) and the one-segment-per-RTT reading: L1's utilization
   per phase, drops and timeouts per connection, the share ratio in the last phase.
@@ -41,7 +44,7 @@ from ..papers.goyal1998.scenario import NETWORKS, buffer_cells, goyal_run
 from ..simulate import simulate
 
 SIDES = ("atmtcp", "ns-3")
-"""Who simulates a point: our kernel, or the peer."""
+"""Who simulates a point of an ns-3 scenario: our kernel, or the peer (:attr:`Scenario.sides`)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class Scenario:
     a grid point becomes our run, and how each side's result becomes the point's Dataset."""
 
     key: str
+    paper: str
+    """The key of the paper whose scenario this is (its docs page shows the scenario's rows)."""
     title: str
     axes: dict
     run_of: Callable[[dict, int, bool], m.Run]
@@ -64,6 +69,14 @@ class Scenario:
     """The peer's seeds per cell (the first of :data:`SEEDS`). Fewer than our 10: a second of simulated time
     costs ns-3 2-5 s of CPU (ours 0.02-0.3 s), and the machine the validation ran on was shared (see
     docs/validation.md)."""
+
+    peer_name: str = "ns-3"
+    """The peer simulator (``ns-3`` or ``YATS``): the side label of its points and the table's ``peer``."""
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        """The grid's ``side`` axis: our kernel and the peer."""
+        return ("atmtcp", self.peer_name)
 
     def peer_runs(self, point: dict) -> bool:
         """Whether the peer runs grid point ``point`` (:attr:`peer_skips`, :attr:`peer_seeds`)."""
@@ -113,15 +126,40 @@ def goyal_peer(run: m.Run, point: dict) -> xr.Dataset:
 
 
 GOYAL_UBR = Scenario(
-    "goyal_ubr", "goyal1998 Tables 1, 2, 4, 5: plain UBR, vanilla and Reno, LAN and WAN",
+    "goyal_ubr", "goyal1998", "goyal1998 Tables 1, 2, 4, 5: plain UBR, vanilla and Reno, LAN and WAN",
     {"network": ["lan", "wan"], "tcp": ["vanilla", "reno"], "sources": [5, 15], "buffer_factor": [1]},
     goyal_point_run, goyal_ours, goyal_peer, peer_seeds=5)
 GOYAL_SACK = Scenario(
-    "goyal_sack", "goyal1998 5.4.3: SACK against Reno in the LAN, every row",
+    "goyal_sack", "goyal1998", "goyal1998 5.4.3: SACK against Reno in the LAN, every row",
     {"network": ["lan"], "tcp": ["reno", "sack"], "sources": [5, 15], "buffer_factor": [1, 3],
      "policy": ["ubr", "epd"]},
     goyal_point_run, goyal_ours, goyal_peer, peer_skips=({"policy": "epd"},), peer_seeds=3,
     note="ns-3 runs the UBR column only: its FIFO drops whole packets, as EPD does")
+
+
+def goyal_yats_point_run(point: dict, seed: int, quick: bool) -> m.Run:
+    """The run of table cell ``point`` at goyal1998 3.1's own durations (LAN 10 s, WAN 20 s): YATS costs 0.3-0.5 s
+    of CPU per LAN run and about 2 s per WAN run, ours 0.2-0.5 s and about 1 s. Quick mode: :data:`GOYAL_QUICK_S`."""
+    network = point["network"]
+    duration = GOYAL_QUICK_S[network] if quick else NETWORKS[network]["duration_s"]
+    return goyal_run(network, point["sources"], buffer_cells(network, point["buffer_factor"]), point["policy"],
+                     point["tcp"], seed, quick, duration_s=duration)
+
+
+def goyal_yats_peer(run: m.Run, point: dict) -> xr.Dataset:
+    from . import yats
+    out = yats.run(yats.from_n_source(run))
+    return _goyal_dataset(out["goodput_bytes"] * 8 / out["simulated_s"], run)
+
+
+GOYAL_YATS = Scenario(
+    "goyal_yats", "goyal1998", "goyal1998 Tables 1, 2, 4, 5 in YATS: UBR (tail drop) and EPD at the cell level, "
+    "vanilla and Reno, LAN and WAN",
+    {"network": ["lan", "wan"], "tcp": ["vanilla", "reno"], "sources": [5, 15], "buffer_factor": [1],
+     "policy": ["ubr", "epd"]},
+    goyal_yats_point_run, goyal_ours, goyal_yats_peer, peer_name="YATS",
+    note="YATS, a cell-level ATM simulator, runs the cell-level mechanisms ns-3 lacks (tail drop of cells, EPD) "
+         "at the paper's 10 s; it is skipped when no YATS prefix is given (make validate YATS=<prefix>)")
 
 
 # --- ewa section 2 -----------------------------------------------------------------------------------------
@@ -181,7 +219,7 @@ def ewa_peer(run: m.Run, point: dict) -> xr.Dataset:
 
 
 EWA_SECTION2 = Scenario(
-    "ewa_section2", "ewa 2 (Figs. 5-6, 11-12): Drop-Tail and RED at AAP-1, ten connections, 10 -> 5 -> 2",
+    "ewa_section2", "ewa", "ewa 2 (Figs. 5-6, 11-12): Drop-Tail and RED at AAP-1, ten connections, 10 -> 5 -> 2",
     {"policy": list(EWA_TARGETS), "tcp": list(EWA_READINGS)}, ewa_point_run, ewa_ours, ewa_peer,
     peer_skips=({"policy": "red_0.05", "tcp": "one segment per RTT"},), peer_seeds=1,
     note="Drop-from-Front (Figs. 7-8) is left out: ns-3 has no drop-from-front queue disc. A 20 s ns-3 run costs "
@@ -237,12 +275,12 @@ def ssthresh_peer(run: m.Run, point: dict) -> xr.Dataset:
 
 
 EWA_SSTHRESH = Scenario(
-    "ewa_ssthresh", "ewa 4.2: time to full utilization with ssthresh 512 KB, TCP only",
+    "ewa_ssthresh", "ewa", "ewa 4.2: time to full utilization with ssthresh 512 KB, TCP only",
     {"tcp": list(EWA_READINGS)}, ssthresh_point_run, ssthresh_ours, ssthresh_peer, peer_seeds=1,
     note="two connections opening together stand for the two left at t = 15 s; Drop-Tail instead of EWA; the "
          "seeds only move the starts within 10 ms (ns-3 runs seed 0, a 30 s run costs it 50 s of CPU)")
 
-SCENARIOS = {s.key: s for s in (GOYAL_UBR, GOYAL_SACK, EWA_SECTION2, EWA_SSTHRESH)}
+SCENARIOS = {s.key: s for s in (GOYAL_UBR, GOYAL_SACK, EWA_SECTION2, EWA_SSTHRESH, GOYAL_YATS)}
 SEEDS, QUICK_SEEDS = tuple(range(10)), (0, 1)
 """Seeds per cell on each side (issue 37: 10), as the papers' own experiments."""
 

@@ -100,6 +100,49 @@ def _target_section(target: str, notebook: str, title: str) -> str:
     return "\n".join(parts)
 
 
+DISAGREEMENTS = ("peer agrees with us", "peer agrees with the paper", "all differ")
+"""The validation's verdicts of a row where our number is not the paper's (:data:`atmtcp.validation.compare.VERDICTS`)."""
+
+
+def validation_rows(key: str) -> list[dict]:
+    """The rows of the tracked ``figures/validation/validation.csv`` from scenarios of paper ``key``."""
+    from atmtcp.validation.scenarios import SCENARIOS
+    path = FIGURES / "validation" / "validation.csv"
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return [r for r in csv.DictReader(f) if r["scenario"] in SCENARIOS and SCENARIOS[r["scenario"]].paper == key]
+
+
+def _number(text: str) -> str:
+    """A number of the CSV at three significant digits; a range or a word (the paper's "20-30") as it is."""
+    try:
+        return f"{float(text):.3g}" if text not in ("", "nan") else ""
+    except ValueError:
+        return text
+
+
+def _validation_section(key: str) -> str:
+    """The paper's disagreements that the second simulator looked at: each row where our number is not the
+    paper's, with the peer's (ns-3's or YATS's) beside it; or "" where no scenario of the paper is cross-checked."""
+    rows = validation_rows(key)
+    if not rows:
+        return ""
+    differing = [r for r in rows if r["verdict"] in DISAGREEMENTS]
+    counts = ", ".join(f"{sum(r['verdict'] == v for r in differing)} {v}" for v in DISAGREEMENTS)
+    lines = [f"The [validation page](../../validation.md) runs {len(rows)} numbers of this paper's scenarios in "
+             f"an independent simulator as well. In {len(differing)} of them our number is not the paper's "
+             f"({counts}); those rows, with the paper's value, ours (mean and 90 % interval over our seeds) and "
+             "the peer's:\n",
+             "| scenario | cell | metric | paper | ours | peer | verdict |", "|---|---|---|---|---|---|---|"]
+    for r in differing:
+        ours = f"{_number(r['ours_mean'])} [{_number(r['ours_low'])}, {_number(r['ours_high'])}]"
+        cells = [f"`{r['scenario']}`", r["cell"], r["metric"], _number(r["paper"]), ours,
+                 f"{_number(r['peer_mean'])} ({r['peer']}, seeds: {r['peer_seeds']})", r["verdict"]]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def paper_page(key: str) -> str:
     """The page of one paper (see the module docstring)."""
     papers = _papers()
@@ -127,6 +170,8 @@ def paper_page(key: str) -> str:
     ]
     if getattr(paper, "TCP_BEHAVIOUR", None):
         sections += ["## What the paper says its TCP did, measured\n", _behaviour_section(key, notebook) + "\n"]
+    if validation := _validation_section(key):
+        sections += ["## A second simulator on the disagreements\n", validation]
     if modelling.exists():
         sections += ["## Modelling choices\n", modelling.read_text().strip() + "\n"]
     sections += ["## Figures and tables\n"]
@@ -261,7 +306,25 @@ def fidelity_page() -> str:
     text = re.sub(r"^### (\w+)$", lambda m: f"### [{m.group(1)}](papers/{m.group(1)}.md)", text, flags=re.M)
     text = re.sub(r"^(\|.*\|\n)+", lambda m: f"```{{container}} wide-table\n{m.group(0)}```\n", text, count=1,
                   flags=re.M)
-    return "---\nhtml_theme.sidebar_secondary.remove: true\n---\n" + text
+    return "---\nhtml_theme.sidebar_secondary.remove: true\n---\n" + text + _validation_summary()
+
+
+def _validation_summary() -> str:
+    """Per paper, how many of its disagreements the second simulator looked at, and what it said, linked to
+    the paper page's rows."""
+    lines = []
+    for key in _papers().PAPERS:
+        differing = [r for r in validation_rows(key) if r["verdict"] in DISAGREEMENTS]
+        if differing:
+            counts = ", ".join(f"{sum(r['verdict'] == v for r in differing)} {v}" for v in DISAGREEMENTS)
+            lines.append(f"- [{key}](papers/{key}.md#a-second-simulator-on-the-disagreements): {len(differing)} "
+                         f"number{'s' if len(differing) != 1 else ''} where ours is not the paper's, run in a second "
+                         f"simulator too: {counts}.")
+    if not lines:
+        return ""
+    return ("\n## A second simulator on the disagreements\n\nWhose number is wrong, ours or the paper's? The "
+            "[validation page](../validation.md) runs some of the papers' scenarios in ns-3 and YATS beside our "
+            "kernel (method, tolerances and what each peer cannot express are there):\n\n" + "\n".join(lines) + "\n")
 
 
 def quickstart_notebook() -> None:

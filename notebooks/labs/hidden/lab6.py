@@ -1,0 +1,4 @@
+"""lab6's hidden checks (the lecturer's: `atmtcp labs build` leaves them out of the student version)."""
+from atmtcp.labs.checks import hidden
+
+HIDDEN = hidden("lab6")
