@@ -67,6 +67,11 @@ class Verdict:
         return [(slice(int(a), int(b)), share) for a, b, (_, share) in zip(bounds[:-1], bounds[1:], self.parts)]
 
 
+def values_text(**values) -> str:
+    """A verdict's numbers as its detail shows them: ``name = value`` to three decimals, comma-separated."""
+    return ", ".join(f"{k} = {v:.3f}" for k, v in values.items())
+
+
 def joined(detail: str, *verdicts: Verdict) -> Verdict:
     """Statements of one claim, each with its own points and share, as one verdict: it holds when each
     part holds (on one run, and by the noise model part by part)."""
@@ -144,6 +149,17 @@ class Sweep:
     def __post_init__(self):
         if not any(math.isclose(v, self.stated) for v in self.values):
             raise ValueError(f"Sweep {self.name}: the stated value {self.stated:g} is not among {self.values}")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One principal finding of a paper: its words (``quote``), where it stands (``where``), and the
+    claims (:class:`Claim` names) whose verdicts decide it (:mod:`atmtcp.fidelity` marks it)."""
+
+    paper: str
+    quote: str
+    where: str
+    claims: tuple[str, ...]
 
 
 @dataclass(frozen=True)

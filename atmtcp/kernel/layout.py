@@ -424,16 +424,20 @@ router port, its highest byte sent + 1, its lowest unacknowledged byte, its cwnd
 the last ACK advertised (bytes; what EWA fed back), its data packets dropped at router ports and its
 retransmission timeouts so far (ewa 2's regime: drops per connection per overflow)."""
 
-# === codes: how a connection detects a loss (C_LOSS_DETECTION; the order of model.LOSS_DETECTIONS) ====
+# === codes: how a connection detects a loss (C_LOSS_DETECTION; model.LOSS_DETECTIONS is this tuple) ===
 DETECT_TIMEOUT = 0        # the retransmission timer only (goyal1998's vanilla TCP)
 DETECT_DUPACKS = 1        # also the third duplicate ACK (Reno, New Reno)
 DETECT_SACK = 2           # also duplicate ACKs, with the receiver's SACK blocks and the sender's scoreboard
+LOSS_DETECTION_NAMES = ("timeout", "dupacks", "sack")
 
-# === codes: what a connection does after a loss (C_RECOVERY; the order of model.RECOVERIES) ==========
+# === codes: what a connection does after a loss (C_RECOVERY; model.RECOVERIES is this tuple) ========
+# each name but "none" has its enter / dup-ACK / new-ACK functions in atmtcp.kernel.tcp_recovery and one
+# branch in each of its three dispatchers (tests/kernel/test_recovery_registry.py)
 RECOVERY_NONE = 0         # slow start after the timeout
 RECOVERY_RENO = 1         # fast recovery, left at the first ACK of new data (goyal1998 2)
 RECOVERY_NEWRENO = 2      # fast recovery, left when all data sent before the loss is acknowledged (5.3)
 RECOVERY_SACK = 3         # fast recovery by PIPE, retransmitting the holes (goyal1998 5.4)
+RECOVERY_NAMES = ("none", "reno", "newreno", "sack")
 
 # === codes: congestion-avoidance increase rules (C_INCREASE_RULE; the order of model.INCREASE_RULES) =
 INC_FLOAT = 0
