@@ -13,7 +13,7 @@ further down), ``1`` (a dimensionless number), ``index`` (a position that is not
 table) and ``row of <table>``; "-1: none" names the value that means none. The section headed
 ``table <name>`` holds the columns of table ``<name>`` of :data:`atmtcp.kernel.tables.TABLES`,
 numbered 0, 1, ... in order, then its column count ``*_NFIELDS``. To add a field, give it the
-next number and raise ``*_NFIELDS`` by one; ``tests/test_layout.py`` checks every table's
+next number and raise ``*_NFIELDS`` by one; ``tests/kernel/test_layout.py`` checks every table's
 numbering against :data:`atmtcp.kernel.tables.FIXED_COLUMNS`.
 """
 
@@ -261,7 +261,7 @@ PKT_NEXT_FREE = 14          # row of pkt: on a free record only, the next free r
 PKT_TS = 14                 # ns: a live packet's timestamp: a data segment's send time (-1: a retransmission),
                           #   an ACK's echo of the receiver's TS.Recent. SHARES PKT_NEXT_FREE's column, which
                           #   only a free record uses, to keep the row at 15 fields (120 bytes, under two
-                          #   cache lines); tests/test_shared_columns.py proves the two uses never overlap
+                          #   cache lines); tests/kernel/test_shared_columns.py proves the two uses never overlap
 PKT_NFIELDS = 15
 
 # === table ``g``: global scalars (int64 vector) ======================================================
@@ -455,7 +455,7 @@ PIPE_CWND = 1
 
 # === codes: drop policies (P_POLICY; the order of model.POLICIES) ====================================
 # each name has its record in atmtcp.model.POLICY_RECORDS, its decide_<name> in atmtcp.kernel.policies and
-# its branch in atmtcp.kernel.policies.decide (tests/test_policy_registry.py)
+# its branch in atmtcp.kernel.policies.decide (tests/kernel/test_policy_registry.py)
 TAIL = 0
 PPD = 1
 EPD = 2
