@@ -250,6 +250,7 @@ SCENARIOS = {s.key: s for s in (
 
 
 def policies_of(layer: str) -> tuple[str, ...]:
+    """The policies at a scenario's layer: :data:`CELL_POLICIES` for ``"cell"``, else :data:`PACKET_POLICIES`."""
     return CELL_POLICIES if layer == "cell" else PACKET_POLICIES
 
 
