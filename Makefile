@@ -105,7 +105,7 @@ test-docs: docs
 	$(BIN)/python scripts/check_docs.py docs/_build/html
 
 # The quick workflow through a real single-node SLURM started here (root on Debian; see
-# scripts/test_slurm.sh and docs/cluster.md). Not part of `make test` (tests/test_cluster.py checks the
+# scripts/test_slurm.sh and docs/cluster.md). Not part of `make test` (tests/workflow/test_cluster.py checks the
 # profile and the rules' resources there, without SLURM). Other Snakemake targets than the default
 # one: make test-slurm TARGET=atlas (the atlas, quick). After `warm`, as `quick`: the jobs use this
 # checkout's compiled kernel; without it every job would compile its own (minutes each, past the

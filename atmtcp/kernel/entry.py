@@ -3,7 +3,7 @@ otherwise. Plain Python and numpy: with the ahead-of-time module, a process that
 simulations never imports numba or LLVM.
 
 Both give bit-identical results (they are the same machine code: the ahead-of-time module
-links the functions numba compiled into its cache; ``tests/test_aot.py`` compares every golden
+links the functions numba compiled into its cache; ``tests/kernel/test_aot.py`` compares every golden
 run). The ahead-of-time module exists only where ``atmtcp warm`` (``make warm``) built it, for
 this kernel's sources, this CPU and this Python (:data:`atmtcp.kernel.sources.AOT_PATH`), or where
 a wheel carries it, built for a baseline CPU (:func:`atmtcp.kernel.sources.prebuilt_path`).

@@ -12,7 +12,7 @@ import pytest
 
 from atmtcp.kernel import entry, sources
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_cpu_with_every_x86_64_v3_flag_runs_the_portable_kernel(monkeypatch):
