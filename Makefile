@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= 2
 
-.PHONY: setup warm test test-slurm reproduce quick atlas atlas-quick validate report bench docs test-docs clean clean-cache lock
+.PHONY: setup warm wheel wheel-check test test-slurm reproduce quick atlas atlas-quick validate report bench docs test-docs clean clean-cache lock
 
 $(BIN)/atmtcp: pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,15 @@ setup: $(BIN)/atmtcp
 # Then build it ahead of time (seconds), so that simulating processes start without numba.
 warm: setup
 	$(BIN)/atmtcp warm
+
+# A wheel whose users need no compile: it carries the kernel built ahead of time for x86-64-v3 CPUs and this
+# Python (build_backend/atmtcp_build.py; about 5 minutes on 2 cores), into dist/. `make wheel-check` installs it
+# into a fresh virtual environment and times the first `atmtcp run` (scripts/check_wheel.sh).
+wheel: setup
+	PIP_CONSTRAINT=$(abspath requirements/constraints.txt) $(BIN)/python -m build --wheel
+
+wheel-check:
+	scripts/check_wheel.sh $(PYTHON) $(lastword $(sort $(wildcard dist/atmtcp-*.whl)))
 
 test: warm
 	$(BIN)/python -m pytest -n $(CORES) tests
@@ -96,7 +105,7 @@ test-docs: docs
 	$(BIN)/python scripts/check_docs.py docs/_build/html
 
 # The quick workflow through a real single-node SLURM started here (root on Debian; see
-# scripts/test_slurm.sh and docs/cluster.md). Not part of `make test` (tests/test_cluster.py checks the
+# scripts/test_slurm.sh and docs/cluster.md). Not part of `make test` (tests/workflow/test_cluster.py checks the
 # profile and the rules' resources there, without SLURM). Other Snakemake targets than the default
 # one: make test-slurm TARGET=atlas (the atlas, quick). After `warm`, as `quick`: the jobs use this
 # checkout's compiled kernel; without it every job would compile its own (minutes each, past the

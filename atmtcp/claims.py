@@ -67,6 +67,11 @@ class Verdict:
         return [(slice(int(a), int(b)), share) for a, b, (_, share) in zip(bounds[:-1], bounds[1:], self.parts)]
 
 
+def values_text(**values) -> str:
+    """A verdict's numbers as its detail shows them: ``name = value`` to three decimals, comma-separated."""
+    return ", ".join(f"{k} = {v:.3f}" for k, v in values.items())
+
+
 def joined(detail: str, *verdicts: Verdict) -> Verdict:
     """Statements of one claim, each with its own points and share, as one verdict: it holds when each
     part holds (on one run, and by the noise model part by part)."""
@@ -102,9 +107,26 @@ class Points:
         return self.at_least(float(tolerance) - abs(float(value) - float(centre)), 0.0)
 
     def held(self) -> int:
+        """The points whose margin is not negative (the claim holds there)."""
         return sum(m >= 0 for m in self.margins)
 
     def verdict(self, detail: str, share: float = words.EVERY.value) -> Verdict:
+        """The verdict on the points recorded so far.
+
+        Parameters
+        ----------
+        detail : str
+            What the verdict shows (the numbers checked).
+        share : float
+            The share of the points that must hold, from the paper's words (:mod:`atmtcp.words`; every
+            point by default).
+
+        Returns
+        -------
+        Verdict
+            Passed when there is a point and at least :func:`points_needed` of them hold; with every
+            point's margin.
+        """
         n = len(self.margins)
         return Verdict(n > 0 and self.held() >= points_needed(n, share), detail, tuple(self.margins), share)
 
@@ -147,6 +169,17 @@ class Sweep:
 
 
 @dataclass(frozen=True)
+class Finding:
+    """One principal finding of a paper: its words (``quote``), where it stands (``where``), and the
+    claims (:class:`Claim` names) whose verdicts decide it (:mod:`atmtcp.fidelity` marks it)."""
+
+    paper: str
+    quote: str
+    where: str
+    claims: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Claim:
     """A paper's sentence (``quote``) as a check on the datasets of ``targets``; with ``seed_share``,
     read on the distribution over seeds (see the module docstring). ``sweeps``: the thresholds of ours its
@@ -167,6 +200,9 @@ class Claim:
     simulation does), why: the fidelity page labels it so and never counts it as a reproduced finding."""
 
     def evaluate(self, datasets: dict[str, xr.Dataset]) -> Verdict:
+        """The claim's verdict on ``datasets`` (target id -> Dataset): its check, read by the noise model
+        over the seeds when ``seed_share`` is set, with each sweep's verdicts added to the detail; a
+        failed verdict naming the targets that are missing."""
         missing = [t for t in self.targets if t not in datasets]
         if missing:
             return Verdict(False, "missing datasets: " + ", ".join(missing))

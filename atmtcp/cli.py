@@ -67,6 +67,8 @@ def _inapplicable_run_flag(args) -> str | None:
 
 
 def cmd_run(args) -> int:
+    """``atmtcp run``: simulate the goyal1998 N-source run the flags describe (:func:`atmtcp.default_run.scenario`)
+    and print its counters (:func:`atmtcp.simulate.counters`, without xarray). Returns the exit status."""
     from .default_run import scenario
     from .kernel.layout import DROP_REASON_NAMES
     from .simulate import counters, run_kernel
@@ -131,6 +133,7 @@ def _shown(n: int, always: int | None = None) -> list:
 
 
 def cmd_list(args) -> int:
+    """``atmtcp list``: every experiment's target id and title, one per line."""
     from .experiments import EXPERIMENTS
     for name, exp in EXPERIMENTS.items():
         print(f"{name:34s} {exp.title}")
@@ -152,6 +155,8 @@ def _writable(flag: str, path) -> bool:
 
 
 def cmd_experiment(args) -> int:
+    """``atmtcp experiment <id>``: run one target's grid into a netCDF file (:func:`atmtcp.runner.run_experiment`).
+    An unknown id or an unwritable output is refused with exit status 2."""
     from .experiments import EXPERIMENTS
     from .runner import run_experiment
     if args.id not in EXPERIMENTS:
@@ -165,13 +170,22 @@ def cmd_experiment(args) -> int:
 
 
 def cmd_warm(args) -> int:
+    """``atmtcp warm``: compile the kernel into numba's cache and, unless ``--no-aot``, build the
+    ahead-of-time module (:func:`atmtcp.simulate.build_kernel`)."""
     from .simulate import build_kernel
     start = time.perf_counter()
-    print(build_kernel(aot=not args.no_aot), f"({time.perf_counter() - start:.0f} s)")
+    if args.portable:
+        from .kernel.aot import build_portable
+        done = f"kernel built ahead of time for a baseline CPU, as a wheel carries it: {build_portable()}"
+    else:
+        done = build_kernel(aot=not args.no_aot)
+    print(done, f"({time.perf_counter() - start:.0f} s)")
     return 0
 
 
 def cmd_bench(args) -> int:
+    """``atmtcp bench``: time the benchmark's rows (:mod:`atmtcp.bench`), or compare two processes' runs,
+    and record a sitting in ``--history``."""
     from .bench import HISTORY, PROCESS_ARGS, atmtcp_command, compare_processes, record_sitting, run_benchmark
     if args.history is not None and not _writable("--history", args.history):
         return 2
@@ -222,6 +236,7 @@ class OneLineParser(argparse.ArgumentParser):
     instead of the usage block; ``--help`` shows the usage."""
 
     def error(self, message):
+        """Exit with status 2 and ``message`` on one line after the program's name."""
         self.exit(2, f"{self.prog}: {message.replace('argument ', '', 1)}\n")
 
 
@@ -234,7 +249,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_parser(sub)
     warm = sub.add_parser("warm", help="compile the kernel once (numba's cache), then build it ahead of time "
                                        "so that runs start without numba (make warm)")
-    warm.add_argument("--no-aot", action="store_true", help="only numba's cache, no ahead-of-time module")
+    how = warm.add_mutually_exclusive_group()
+    how.add_argument("--no-aot", action="store_true", help="only numba's cache, no ahead-of-time module")
+    how.add_argument("--portable", action="store_true",
+                     help="build the ahead-of-time module for a baseline CPU (x86-64-v3) into atmtcp/kernel/prebuilt/, "
+                          "where a wheel carries it (make wheel)")
     warm.set_defaults(func=cmd_warm)
 
     lst = sub.add_parser("list", help="list the experiments (target ids)")
@@ -333,6 +352,9 @@ def add_bench_parser(sub) -> None:
 
 
 def main(argv=None) -> int:
+    """Parse ``argv`` (the command line when ``None``) and run its subcommand; returns the exit status
+    (a bad value, a kernel cache that cannot be used or an interrupt ends in one line on stderr, naming the
+    flag where there is one, not in a traceback)."""
     args = build_parser().parse_args(argv)
     try:
         with _sigterm_as_interrupt():

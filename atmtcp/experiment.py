@@ -9,6 +9,7 @@ instead of simulating.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -37,11 +38,45 @@ class Experiment:
 
 
 def grid(**axes) -> list[dict]:
-    """The full factorial of ``axes`` (name -> list of values), first axis slowest."""
+    """The full factorial of ``axes``, first axis slowest.
+
+    Parameters
+    ----------
+    **axes : list
+        Each axis's name and its values, e.g. ``grid(policy=["epd", "fba"], seed=[0, 1])``.
+
+    Returns
+    -------
+    list of dict
+        One point per combination, ``{name: value}``.
+    """
     points = [{}]
     for name, values in axes.items():
         points = [dict(p, **{name: v}) for p in points for v in values]
     return points
+
+
+def each_point(data, *dims: str, **fixed):
+    """Each point of a result over some of its coordinates, first slowest as in :func:`grid`: the loop a
+    table or a check writes to read a result point by point.
+
+    Parameters
+    ----------
+    data : xarray.Dataset or xarray.DataArray
+        The result.
+    *dims : str
+        The coordinates to go over.
+    **fixed
+        Coordinates selected at every point (``network="lan"``).
+
+    Yields
+    ------
+    tuple of (dict, xarray.Dataset or xarray.DataArray)
+        The point's coordinates ``{dim: value}`` and ``data.sel(**coordinates, **fixed)``.
+    """
+    for values in itertools.product(*(data[dim].values for dim in dims)):
+        at = dict(zip(dims, values))
+        yield at, data.sel(**at, **fixed)
 
 
 STEP = "previous"

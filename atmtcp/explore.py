@@ -21,8 +21,23 @@ from .topologies import N_SOURCE_BOTTLENECK
 def lan_run(buffer: int | None = 1000, policy: str = "epd", tcp: str = "reno", sources: int = 5,
             duration: float = 2.0, network: str = "lan", seed: int = 0, jitter: float = 0.0,
             contention: str | None = None) -> xr.Dataset:
-    """One run of goyal1998's N-source network (``atmtcp run``'s flags as keywords), with the
-    bottleneck queue sampled every 1 ms and every source's cwnd traced."""
+    """One run of goyal1998's N-source network, with the bottleneck queue sampled every 1 ms and every
+    source's cwnd traced.
+
+    Parameters
+    ----------
+    buffer, policy, tcp, sources, duration, network, seed, jitter, contention
+        ``atmtcp run``'s flags of the same names (:func:`atmtcp.default_run.scenario`): the bottleneck's
+        buffer in cells (``None``: infinite), the drop policy (:data:`atmtcp.model.POLICIES`), the TCP
+        flavour (:data:`atmtcp.model.FLAVORS`), the number of sources, the simulated seconds, ``"lan"``,
+        ``"wan"`` or ``"satellite"``, the seed, the spread of the start times (s) and how cells contend
+        (:data:`atmtcp.contention.CELL_ASSUMPTIONS`; ``None``: the reproduction's).
+
+    Returns
+    -------
+    xarray.Dataset
+        :func:`atmtcp.simulate.simulate`'s Dataset, with the traces.
+    """
     run = scenario(network, sources, buffer, policy, tcp, duration, seed, jitter, contention=contention)
     trace = m.TraceConfig(connections=tuple(range(sources)), ports=(N_SOURCE_BOTTLENECK,),
                           sample_interval_s=1e-3)
@@ -43,8 +58,22 @@ def summary(ds: xr.Dataset) -> dict:
 
 
 def sweep(parameter: str, values, **fixed) -> pd.DataFrame:
-    """:func:`lan_run` once per value of ``parameter`` (the other keywords in ``fixed``): one row
-    of :func:`summary` per value."""
+    """:func:`lan_run` once per value of one of its keywords.
+
+    Parameters
+    ----------
+    parameter : str
+        The keyword of :func:`lan_run` to vary.
+    values : iterable
+        Its values.
+    **fixed
+        The other keywords of :func:`lan_run`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row of :func:`summary` per value, indexed by ``parameter``.
+    """
     rows = [{parameter: value, **summary(lan_run(**{**fixed, parameter: value}))} for value in values]
     return pd.DataFrame(rows).set_index(parameter)
 

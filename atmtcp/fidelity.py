@@ -12,29 +12,23 @@ Built from what the paper notebooks write (``figures/<notebook>/comparison.csv``
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pandas as pd
 
+from . import papers
+from .claims import Finding
 from .figures import markdown_lines
 from .reference import agreement
 
-DOCUMENTS = ("goyal1998", "goyal1997", "cheon", "lakshman", "ewa")
 MARKS = ("reproduced", "partly", "not")
 IDENTITY = "identity of the model"
 """The mark of a finding whose every claim is an identity of the model (:attr:`atmtcp.claims.Claim.identity`):
 shown, never counted among the reproduced."""
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One principal finding of a paper: its words (``quote``), where it stands (``where``), and the
-    claims (:class:`atmtcp.claims.Claim` names) whose verdicts decide it."""
-
-    paper: str
-    quote: str
-    where: str
-    claims: tuple[str, ...]
+def document_keys() -> tuple[str, ...]:
+    """The documents of the page, in the order of the papers' registry (:data:`atmtcp.papers.PAPERS`):
+    a new paper's package appears without a list to edit."""
+    return tuple(papers.PAPERS)
 
 
 def document_of(target: str) -> str:
@@ -87,7 +81,7 @@ def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: 
     comparisons = comparisons.assign(document=comparisons.target.map(document_of))
     numbers = agreement(comparisons, by=("document",))
     rows = []
-    for document in DOCUMENTS:
+    for document in document_keys():
         own = comparisons[comparisons.document == document]
         claims = verdicts[(verdicts.paper == document) & ~_is_identity(verdicts)]
         row = {"document": document, "targets": len(targets.get(document, [])),
@@ -175,7 +169,7 @@ def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False,
         "",
         *verdict_rule_lines(documents.attrs.get(NOISE_MODEL_READ)),
     ]
-    for document in DOCUMENTS:
+    for document in document_keys():
         own = findings[findings.paper == document]
         if own.empty:
             continue

@@ -78,6 +78,12 @@ def _cell(value) -> str:
     return str(value)
 
 
+def trace_samples(trace: xr.DataArray) -> xr.DataArray:
+    """A one-row trace on ``time`` without the NaN outside the row's own samples (a stacked trace is NaN
+    where another row sampled and this one did not)."""
+    return trace.dropna("time")
+
+
 def seed_spread(ds: xr.Dataset, metric: str) -> pd.DataFrame:
     """min-max over the seeded runs with start jitter, per table cell."""
     jittered = ds[metric].sel(seed=ds.seed.values[ds.seed.values > 0])

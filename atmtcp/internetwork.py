@@ -21,9 +21,10 @@ import math
 from dataclasses import dataclass, field
 
 from . import model as m
+from .kernel import layout as L
 from .model import ModelError, _boolean, _check, _positive
 
-ROUTER_POLICIES = ("drop_tail", "drop_from_front", "red")
+ROUTER_POLICIES = L.ROUTER_POLICY_NAMES
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,20 @@ def max_tcp_throughput_bps(rate_bps: float, mss: int, overhead_bytes: int) -> fl
     This is the efficiency denominator C used throughout atmtcp. The paper also quotes
     120.5 Mbps for ATM over SONET; atmtcp's links carry cells at the full 155.52 Mbps (no
     SONET framing is modelled), so 125.2 Mbps is the maximum the simulated link can give.
+
+    Parameters
+    ----------
+    rate_bps : float
+        The link's cell rate.
+    mss : int
+        The TCP segment's data bytes.
+    overhead_bytes : int
+        The bytes AAL5 adds per segment (:attr:`atmtcp.model.Aal5Config.overhead_bytes`).
+
+    Returns
+    -------
+    float
+        Goodput in bit/s.
     """
     return rate_bps * mss / (packet_cells(mss, overhead_bytes) * CELL_BYTES)
 
@@ -32,6 +46,20 @@ def efficiency(throughputs_bps, framings, link_bps: float) -> float:
     of the bottleneck's bits that carried the connections' segments. Written per
     connection, it stays at most 1 when connections frame their segments differently
     (unequal MSS); for equal framing it is goyal1998's ``sum(x_i) / C``.
+
+    Parameters
+    ----------
+    throughputs_bps : array_like
+        Each connection's goodput ``x_i``.
+    framings : array_like
+        Each connection's :func:`framing`.
+    link_bps : float
+        The bottleneck's cell rate.
+
+    Returns
+    -------
+    float
+        The efficiency, between 0 and 1.
     """
     x = np.asarray(throughputs_bps, dtype=float)
     return float(np.sum(x / np.asarray(framings, dtype=float)) / link_bps)
@@ -51,9 +79,18 @@ def capacity_bps(throughputs_bps, framings, link_bps: float) -> float:
 def fairness_index(throughputs_bps, expected_bps=None) -> float:
     """Jain's fairness index (goyal1998 3.2): ``(sum x_i/e_i)^2 / (N sum (x_i/e_i)^2)``.
 
-    ``expected_bps`` defaults to equal shares, for which the ``e_i`` cancel. Where nothing was
-    delivered (all throughputs zero, or none given) the index is undefined: NaN, with a
-    :class:`RuntimeWarning` saying so, never a misleading 1.
+    Parameters
+    ----------
+    throughputs_bps : array_like
+        Each connection's throughput ``x_i``.
+    expected_bps : array_like, optional
+        Each connection's fair share ``e_i``; equal shares by default, for which the ``e_i`` cancel.
+
+    Returns
+    -------
+    float
+        The index, between 1/N and 1; NaN, with a :class:`RuntimeWarning` saying so, where nothing was
+        delivered (all throughputs zero, or none given), never a misleading 1.
     """
     x = np.asarray(throughputs_bps, dtype=float)
     if expected_bps is not None:

@@ -25,14 +25,14 @@ POLICIES = L.POLICY_NAMES
 with its record (:data:`POLICY_RECORDS`)."""
 FRONT_DROPS = ("none", "cell", "frame")
 """PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none."""
-FLAVORS = ("vanilla", "reno", "newreno", "sack")
-LOSS_DETECTIONS = ("timeout", "dupacks", "sack")
+LOSS_DETECTIONS = L.LOSS_DETECTION_NAMES
 """How a TCP learns of a loss: the retransmission timeout only, also three duplicate ACKs (goyal1998 5.1),
-or also the SACK option's blocks (5.4.1). The order is the kernel's codes (``DETECT_*``)."""
-RECOVERIES = ("none", "reno", "newreno", "sack")
+or also the SACK option's blocks (5.4.1); by the kernel's names
+(:data:`atmtcp.kernel.layout.LOSS_DETECTION_NAMES`, in the order of its codes ``DETECT_*``)."""
+RECOVERIES = L.RECOVERY_NAMES
 """What a TCP does from the third duplicate ACK on: nothing (go-back-N after the timeout), Reno's fast
-recovery (goyal1998 5.1), New Reno's partial ACKs (5.3), SACK's PIPE (5.4.1). The order is the kernel's
-codes (``RECOVERY_*``)."""
+recovery (goyal1998 5.1), New Reno's partial ACKs (5.3), SACK's PIPE (5.4.1); by the kernel's names
+(:data:`atmtcp.kernel.layout.RECOVERY_NAMES`, in the order of its codes ``RECOVERY_*``)."""
 FLAVOR_AXES = {
     "vanilla": ("timeout", "none"),
     "reno": ("dupacks", "reno"),
@@ -42,6 +42,11 @@ FLAVOR_AXES = {
 """Each flavour's loss detection and recovery (:data:`LOSS_DETECTIONS`, :data:`RECOVERIES`), after ns-3's
 TCP; its window growth is the same for every flavour, set by :class:`TcpConfig`'s ``increase``,
 ``ssthresh_rule`` and ``recovery_exit_opens``."""
+FLAVORS = tuple(FLAVOR_AXES)
+"""The TCP flavours, the rows of :data:`FLAVOR_AXES`: ``TcpConfig(flavor=...)`` and ``atmtcp run --tcp``."""
+FLAVOR_LABELS = {"vanilla": "vanilla", "reno": "Reno", "newreno": "New Reno", "sack": "SACK"}
+"""Each flavour's name as the papers print it (ns-3's ``GetName()``), for tables and figures; one for each
+of :data:`FLAVORS` (``tests/model/test_lists.py``)."""
 INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
 SSTHRESH_RULES = ("half_cwnd", "bsd")
 """ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
@@ -118,6 +123,8 @@ class PolicyRecord:
 
     code: ClassVar[int]
     """The policy's code in the kernel (:mod:`atmtcp.kernel.layout`)."""
+    label: ClassVar[str]
+    """The policy's name as the papers print it (ns-3's ``GetName()``), for tables and figures."""
     reads_vc_shares: ClassVar[bool] = False
     """The rule reads the VC's cells in the buffer or the active VCs (Y, Na of goyal1998 4.2), so a
     lazy port keeps a ring of its cells' departures (:mod:`atmtcp.kernel.ports`)."""
@@ -156,6 +163,7 @@ class _Thresholded(PolicyRecord):
     the buffer size, :meth:`default_threshold`)."""
 
     def default_threshold(self, buffer_cells: int) -> int:
+        """R when none is given, for a buffer of ``buffer_cells``: each policy's own default."""
         raise NotImplementedError
 
     def resolved_threshold(self, buffer_cells: int | None) -> int:
@@ -168,6 +176,7 @@ class _Thresholded(PolicyRecord):
         return self.default_threshold(buffer_cells)
 
     def check_buffer(self, buffer_cells: int | None) -> None:
+        """As :meth:`PolicyRecord.check_buffer`; with an infinite buffer R must be given."""
         super().check_buffer(buffer_cells)
         if buffer_cells is None:
             _check(self.threshold is not None, "DropPolicy", "threshold", None,
@@ -185,6 +194,7 @@ class Tail(PolicyRecord):
     only when it finds the buffer full. No parameters."""
 
     code: ClassVar[int] = L.TAIL
+    label: ClassVar[str] = "Tail"
 
 
 @dataclass(frozen=True)
@@ -199,12 +209,14 @@ class PPD(PolicyRecord):
     """
 
     code: ClassVar[int] = L.PPD
+    label: ClassVar[str] = "PPD"
     capture_eom: bool = False
 
     def __post_init__(self):
         _boolean("DropPolicy", "capture_eom", self.capture_eom)
 
     def kernel_columns(self, buffer_cells, sessions):
+        """PPD: the policy and whether a refused cell's EOM is captured (``capture_eom``)."""
         return {L.P_POLICY: self.code, L.P_CAPTURE_EOM: int(self.capture_eom)}, {}
 
 
@@ -223,6 +235,7 @@ class _DropList(_Thresholded):
         _boolean("DropPolicy", "capture_eom", self.capture_eom)
 
     def kernel_columns(self, buffer_cells, sessions):
+        """EPD, Selective Drop and FBA: the policy, R, and how the EOM of a refused packet is kept or captured."""
         return {L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
                 L.P_KEEP_EOM: int(self.keep_eom), L.P_CAPTURE_EOM: int(self.capture_eom)}, {}
 
@@ -240,11 +253,14 @@ class EPD(_DropList):
     """
 
     code: ClassVar[int] = L.EPD
+    label: ClassVar[str] = "EPD"
 
     def default_threshold(self, buffer_cells):
+        """EPD: the buffer - 200 cells (goyal1998 4.1: 200 cells hold a packet of each of 15 connections)."""
         return buffer_cells - 200
 
     def check_buffer(self, buffer_cells):
+        """EPD: the default R needs a buffer above 200 cells; then as :meth:`_Thresholded.check_buffer`."""
         if buffer_cells is not None and self.threshold is None and buffer_cells <= 200:
             raise ModelError("DropPolicy", "threshold", None, f"given for a buffer of 200 cells or less (here "
                              f"{buffer_cells}): EPD's default threshold is the buffer - 200 cells (goyal1998 4.1)")
@@ -254,6 +270,7 @@ class EPD(_DropList):
             _check(r >= 1, "DropPolicy", "threshold", r, ">= 1 cell for EPD")
 
     def may_refuse_at_empty(self, buffer_cells):
+        """EPD with R < 1 refuses a packet's first cell even at an empty buffer."""
         return self.resolved_threshold(buffer_cells) < 1  # queue_length < Threshold never holds
 
 
@@ -272,9 +289,11 @@ class _LoadRatio(_DropList):
         _check(self.active_vcs in ACTIVE_VCS, "DropPolicy", "active_vcs", self.active_vcs, f"one of {ACTIVE_VCS}")
 
     def default_threshold(self, buffer_cells):
+        """Selective Drop and FBA: 0.9 K (goyal1998 7: "the values of R and Z are chosen to be 0.9 and 0.8")."""
         return int(round(0.9 * buffer_cells))
 
     def kernel_columns(self, buffer_cells, sessions):
+        """Selective Drop and FBA: as :class:`_DropList`, with Z and how the active VCs are counted."""
         ints, _ = super().kernel_columns(buffer_cells, sessions)
         ints[L.P_ROUTED_VCS] = sessions if self.active_vcs == "routed" else 0
         return ints, {L.PF_Z: self.z}
@@ -294,6 +313,7 @@ class SelectiveDrop(_LoadRatio):
     """
 
     code: ClassVar[int] = L.SELECTIVE_DROP
+    label: ClassVar[str] = "Selective Drop"
 
 
 @dataclass(frozen=True)
@@ -303,6 +323,7 @@ class FBA(_LoadRatio):
     parameters are :class:`SelectiveDrop`'s; the rule needs the buffer size K (no infinite buffer)."""
 
     code: ClassVar[int] = L.FBA
+    label: ClassVar[str] = "FBA"
     needs_buffer_size: ClassVar[bool] = True
 
 
@@ -321,6 +342,7 @@ class ESPD(_Thresholded):
     """
 
     code: ClassVar[int] = L.ESPD
+    label: ClassVar[str] = "ESPD"
     threshold: int | None = None
     threshold2: int | None = None
     droplist_max: int | None = None
@@ -337,6 +359,7 @@ class ESPD(_Thresholded):
                    f"below buffer threshold 1 = {self.threshold} cells (cheon 3.3 releases below it)")
 
     def default_threshold(self, buffer_cells):
+        """ESPD: threshold 1 at 0.96 K when none is given."""
         return int(round(0.96 * buffer_cells))
 
     def resolved_threshold2(self, buffer_cells: int | None) -> int:
@@ -349,6 +372,7 @@ class ESPD(_Thresholded):
         return buffer_cells // 2
 
     def check_buffer(self, buffer_cells):
+        """ESPD: both thresholds inside the buffer, threshold 2 below threshold 1."""
         super().check_buffer(buffer_cells)
         if buffer_cells is not None:
             r = self.resolved_threshold(buffer_cells)
@@ -358,6 +382,7 @@ class ESPD(_Thresholded):
             _check(r2 < r, "DropPolicy", "threshold2", r2, f"below buffer threshold 1 = {r} cells")
 
     def kernel_columns(self, buffer_cells, sessions):
+        """ESPD: both thresholds, the drop-list's size (20 % of the sessions by default) and the drop timer."""
         return {L.P_POLICY: self.code, L.P_THRESHOLD: self.resolved_threshold(buffer_cells),
                 L.P_THRESHOLD2: self.resolved_threshold2(buffer_cells),
                 L.P_DROPLIST_MAX: self.droplist_max or max(1, int(round(0.2 * sessions))),
@@ -372,6 +397,7 @@ class CellRED(PolicyRecord):
     (:func:`atmtcp.kernel.policies.red_decision`). Draws come from the run's seeded stream."""
 
     code: ClassVar[int] = L.RED
+    label: ClassVar[str] = "RED"
     needs_buffer_size: ClassVar[bool] = True
     red_one: float = 1e-4
     red_full: float = 1.0
@@ -384,6 +410,7 @@ class CellRED(PolicyRecord):
         _boolean("DropPolicy", "red_frames", self.red_frames)
 
     def kernel_columns(self, buffer_cells, sessions):
+        """RED: per frame or per cell, and the log-linear probability's intercept and slope over the buffer."""
         slope = (math.log(self.red_full) - math.log(self.red_one)) / max(1, (buffer_cells or 1) - 1)
         return ({L.P_POLICY: self.code, L.P_RED_FRAME: int(self.red_frames)},
                 {L.PF_RED_LOG_ONE: math.log(self.red_one), L.PF_RED_SLOPE: slope})
@@ -547,6 +574,7 @@ class Aal5Config:
 
     @property
     def overhead_bytes(self) -> int:
+        """The bytes AAL5 adds to a TCP segment: the TCP/IP headers, the LLC/SNAP header and the trailer."""
         return self.tcpip_header_bytes + self.llc_bytes + self.trailer_bytes
 
 
@@ -668,6 +696,7 @@ class TcpConfig:
 
     @property
     def uses_timeout_guard(self) -> bool:
+        """Whether the timeout guard (Hoe's send_high) is on: ``timeout_guard``, or by default for New Reno and SACK."""
         if self.timeout_guard is None:
             return self.flavor in ("newreno", "sack")
         return self.timeout_guard

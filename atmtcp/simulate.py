@@ -169,9 +169,29 @@ def build_kernel(aot: bool = True) -> str:
 
 
 def simulate(run: m.Run) -> xr.Dataset:
-    """Simulate ``run`` and return its counters, metrics and traces as a Dataset. Anything but an
-    :class:`atmtcp.model.Run` is refused with a :class:`~atmtcp.model.ModelError`. Inside an experiment,
-    a run another experiment already simulated is read from the run cache (:mod:`atmtcp.run_cache`)."""
+    """Simulate ``run`` and return its counters, metrics and traces as a Dataset.
+
+    Inside an experiment, a run another experiment already simulated is read from the run cache
+    (:mod:`atmtcp.run_cache`, set by the runner for the process; docs/how-it-works.md, "The run cache",
+    says why it is not an argument).
+
+    Parameters
+    ----------
+    run : atmtcp.model.Run
+        The network, connections, duration, seed and traces (e.g. from
+        :func:`atmtcp.topologies.n_source_run`).
+
+    Returns
+    -------
+    xarray.Dataset
+        Goodput per source, port counters, drops by reason, efficiency, fairness and any traces
+        (:func:`to_dataset`).
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If ``run`` is not a :class:`~atmtcp.model.Run`.
+    """
     if not isinstance(run, m.Run):
         raise m.ModelError("simulate", "run", run, "an atmtcp.model.Run (e.g. from atmtcp.topologies.n_source_run)")
     return run_cache.through(run, lambda: to_dataset(run, run_kernel(run)))
@@ -309,7 +329,21 @@ def _var(values, dims, units, description):
 
 
 def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
-    """Label the kernel's tables (see the variables' ``description`` attributes)."""
+    """Label the kernel's tables (see the variables' ``description`` attributes).
+
+    Parameters
+    ----------
+    run : atmtcp.model.Run
+        The run that was simulated.
+    compiled : atmtcp.compile.Compiled
+        Its kernel state after the run (:func:`run_kernel`).
+
+    Returns
+    -------
+    xarray.Dataset
+        One variable per counter of :func:`counters`, the metrics and the traces, on the coordinates
+        ``source``, ``port`` and ``drop_reason``.
+    """
     import xarray as xr
     ds = xr.Dataset(
         {name: _var(c.values, c.dims, c.units, c.description) for name, c in counters(run, compiled).items()},

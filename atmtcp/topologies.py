@@ -56,14 +56,40 @@ def n_source_run(n: int, link_delay_s: float, port: m.PortConfig, tcp: m.TcpConf
                  duration_s: float, seed: int = 0, start_jitter_s: float = 0.0,
                  trace: m.TraceConfig | None = None, aal5: m.Aal5Config | None = None,
                  trunk_delay_s: float | None = None, contention: str = HEADLINE_CONTENTION) -> m.Run:
-    """A run of ``n`` persistent sources on :func:`n_source_network`.
+    """A run of ``n`` persistent sources on :func:`n_source_network` (goyal1998 Fig. 3).
 
-    ``contention`` names how cells contend for the switch buffers, one of
-    :data:`atmtcp.contention.CELL_ASSUMPTIONS`; it adds its switch-port options (``slotted``,
-    ``randomized_tail``) to those ``port`` sets itself, and sets the network's SONET rate and
-    access-link delay variation. The default is the reproduction's,
-    :data:`atmtcp.contention.HEADLINE_CONTENTION` (slotted switch ports), as for ``atmtcp run``;
-    ``"deterministic"`` takes ``port`` as it is (plain FIFO ports unless it says otherwise)."""
+    Parameters
+    ----------
+    n : int
+        The number of sources, each with its destination.
+    link_delay_s : float
+        Every link's propagation delay (goyal1998 3.1: 5 us in the LAN, 5 ms in the WAN).
+    port : atmtcp.model.PortConfig
+        Every switch output port: buffer and drop policy.
+    tcp : atmtcp.model.TcpConfig
+        Every connection's TCP.
+    duration_s : float
+        The simulated time.
+    seed : int
+        The run's random stream (start times, slotted ports' order of a slot's arrivals).
+    start_jitter_s : float
+        Each source starts at a time drawn in ``[0, start_jitter_s)``; 0: all at t = 0.
+    trace, aal5 : optional
+        What to trace (:class:`~atmtcp.model.TraceConfig`) and the AAL5 framing
+        (:class:`~atmtcp.model.Aal5Config`); the defaults trace nothing and frame as goyal1998.
+    trunk_delay_s : float, optional
+        The SW1-SW2 delay when it differs from ``link_delay_s`` (goyal1997's satellite hop).
+    contention : str
+        How cells contend for the switch buffers, one of :data:`atmtcp.contention.CELL_ASSUMPTIONS`;
+        it adds its switch-port options (``slotted``, ``randomized_tail``) to those ``port`` sets itself,
+        and sets the network's SONET rate and access-link delay variation. The default is the
+        reproduction's, :data:`atmtcp.contention.HEADLINE_CONTENTION` (slotted switch ports), as for
+        ``atmtcp run``; ``"deterministic"`` takes ``port`` as it is.
+
+    Returns
+    -------
+    atmtcp.model.Run
+    """
     _, _, sonet, access_cdv_s = cell_contention(contention, "n_source_run", "contention")
     network = n_source_network(n, link_delay_s, with_contention(port, contention), trunk_delay_s=trunk_delay_s,
                                access_cdv_s=access_cdv_s, sonet=sonet)
@@ -80,9 +106,27 @@ def parking_lot(groups: tuple[tuple[int, float], ...], trunk_delays_s: tuple[flo
     destination hangs off the last switch by a link of ``sink_delay_s``.
 
     Sources are numbered across the groups (S1.., D1..) in order, as cheon numbers its
-    sessions; ``trunk_delays_s[i]`` is the delay of the SW(i+1)-SW(i+2) link. Every switch
-    output port gets ``port``; the most congested is the last trunk's
-    (:func:`parking_lot_bottleneck`), which every session crosses.
+    sessions. The most congested port is the last trunk's (:func:`parking_lot_bottleneck`), which
+    every session crosses.
+
+    Parameters
+    ----------
+    groups : tuple of (int, float)
+        Each group's number of sources and their access links' delay (s).
+    trunk_delays_s : tuple of float
+        ``trunk_delays_s[i]`` is the delay of the SW(i+1)-SW(i+2) link; one per group.
+    port : atmtcp.model.PortConfig
+        Every switch output port.
+    sink_delay_s : float
+        The delay of each destination's link from the last switch.
+    rate_bps : float
+        Every link's rate (OC-3 by default).
+    ip_service_pps : float, optional
+        The hosts' IP service rate (packets per second; cheon's asymmetric case), if limited.
+
+    Returns
+    -------
+    atmtcp.model.Network
     """
     if not groups or len(trunk_delays_s) != len(groups):
         raise m.ModelError("parking_lot", "trunk_delays_s", trunk_delays_s,

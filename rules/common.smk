@@ -65,7 +65,7 @@ def experiment_threads(wildcards):
 
 # ---- cluster resources (SLURM) ----------------------------------------------------------------
 # What a job asks a cluster for comes from one place, config `resources` (config/resources.yaml): every
-# rule that runs as a job declares `resources: **cluster_resources(KEY)`. tests/test_cluster.py checks
+# rule that runs as a job declares `resources: **cluster_resources(KEY)`. tests/workflow/test_cluster.py checks
 # that each such rule does (scripts/workflow_plan.py reads the `config_key` set below).
 for _key in ("run_mb_of", "cpu_s_of"):
     for _id in config["resources"]["experiment"].get(_key, {}):

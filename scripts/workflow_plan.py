@@ -8,7 +8,7 @@ list of ids, rules or counts can drift from the Snakefile. From the repository r
 
 ARGS are the targets and options of a run, e.g. ``atlas --configfile config/quick.yaml --profile
 profiles/slurm`` (targets before ``--configfile``). ``scripts/test_slurm.sh`` takes the jobs it expects from
-``cluster-jobs``; ``tests/test_cluster.py`` checks the profile and the rules' resources with both.
+``cluster-jobs``; ``tests/workflow/test_cluster.py`` checks the profile and the rules' resources with both.
 """
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def planned_jobs(args=(), cwd: Path = ROOT, forceall: bool = True) -> dict[str, 
 def rule_table(args=(), cwd: Path = ROOT, after: str = "") -> dict[str, dict]:
     """Every rule of the workflow (parsed with ``args``): whether a cluster executor submits its jobs, and
     the resources it declares, each with the config key it comes from. ``after``: Snakefile text read
-    after the workflow (tests/test_cluster.py adds rules with it)."""
+    after the workflow (tests/workflow/test_cluster.py adds rules with it)."""
     main = (cwd / "Snakefile").resolve()
     with tempfile.TemporaryDirectory(prefix="workflow-plan-") as folder:
         wrapper = Path(folder) / "Snakefile"

@@ -17,6 +17,10 @@ Nothing here imports atmtcp: the tests compare the kernel against these.
   Drop-from-Front, the packet at the head in service.
 - :class:`NaiveEwa`: ewa 3's window feedback (eq. 3.1 with 3.3 or 3.4) and section 3.2's adaptive
   alpha, straight from the formulas.
+- :func:`naive_increase`, :func:`naive_ssthresh`, :class:`NaiveSender`, :func:`naive_sack_blocks`: the TCP
+  sender's window growth, loss detection and recovery and the receiver's SACK blocks (goyal1998 2, 5.1,
+  5.3, 5.4.1-2, the goyal1997 slides, 4.4BSD-Lite's tcp_input.c), on numbers, for
+  ``tests/kernel/test_tcp_axes.py``.
 """
 from __future__ import annotations
 
@@ -374,3 +378,136 @@ class NaiveEwa:
             self.alpha += self.w_up
         elif self.avg > self.high:
             self.alpha *= self.w_down
+
+
+# --- the TCP sender, from the papers ---------------------------------------------------------------------
+TCP_MSS = 512
+"""The segment size of :class:`NaiveSender` (goyal1998's 512 bytes)."""
+MAX_CWND = 65535 << 4      # 4.4BSD's TCP_MAXWIN << snd_scale: the scale of a 600000-byte window is 4 (RFC 1323)
+
+
+def naive_increase(cwnd, ssthresh, mss, rule, n=1, count=0, max_cwnd=MAX_CWND):
+    """cwnd (bytes) and the ACK count after one ACK of new data (the count matters to ``integer_every_n``).
+
+    Slow start adds a segment "until CWND reaches Ssthresh" (goyal1998 2), 4.4BSD's while
+    ``!(cw > snd_ssthresh)``; congestion avoidance "increases its CWND by 1/CWND" segments per ACK
+    (goyal1998 2), in integer bytes per the goyal1997 slides ("All computations are done in integer"),
+    every N ACKs by N * MSS * MSS / CWND (their Solution 1), or 4.4BSD's and cheon 4.1.2's
+    ``cwnd + segsize * segsize / cwnd + segsize / 8``; never above the largest window (TCP_MAXWIN <<
+    snd_scale)."""
+    slow_start = cwnd <= ssthresh if rule == "bsd" else cwnd < ssthresh
+    if slow_start:
+        return min(cwnd + mss, max_cwnd), count
+    if rule == "float":
+        w = cwnd / mss
+        return min((w + 1 / w) * mss, max_cwnd), count
+    if rule == "bsd":
+        return min(cwnd + mss * mss // cwnd + mss // 8, max_cwnd), count
+    if rule == "integer":
+        return min(cwnd + mss * mss // cwnd, max_cwnd), count
+    count += 1
+    if count < n:
+        return cwnd, count
+    return min(cwnd + n * mss * mss // cwnd, max_cwnd), 0
+
+
+def naive_ssthresh(cwnd, wnd, mss, rule):
+    """ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} segments (whole segments), or
+    4.4BSD-Lite's ``win = min(snd_wnd, snd_cwnd) / 2 / t_maxseg; if (win < 2) win = 2``."""
+    if rule == "bsd":
+        return max(int(min(wnd, cwnd)) // 2 // mss, 2) * mss
+    return max(2, math.floor(min(cwnd / 2 / mss, wnd / mss))) * mss
+
+
+class NaiveSender:
+    """A sender's loss detection and recovery (goyal1998 5.1, 5.3, 5.4.1-2) on numbers: ``una``,
+    ``snd_max`` (bytes), cwnd, ssthresh, PIPE, the SACKed and retransmitted segments."""
+
+    def __init__(self, flavor, una, snd_max, cwnd, ssthresh, wnd, pipe_start="cwnd-3", ssthresh_rule="half_cwnd",
+                 increase="float", opens=False):
+        self.flavor, self.una, self.snd_max, self.nxt = flavor, una, snd_max, snd_max
+        self.cwnd, self.ssthresh, self.wnd, self.pipe_start = cwnd, ssthresh, wnd, pipe_start
+        self.ssthresh_rule, self.increase, self.opens = ssthresh_rule, increase, opens
+        self.sacked, self.retransmitted = set(), set()
+        self.dupacks, self.in_recovery, self.recover, self.pipe, self.sent = 0, False, None, 0, []
+
+    def duplicate_ack(self):
+        if self.flavor == "vanilla":       # goyal1998 2: vanilla TCP "detects congestion by the ... timeout"
+            return
+        self.dupacks += 1
+        if self.in_recovery:               # 5.1: "inflates CWND by one"; 5.4.1: "PIPE is decremented by one segment"
+            if self.flavor == "sack":
+                self.pipe -= TCP_MSS
+            else:
+                self.cwnd += TCP_MSS
+        elif self.dupacks == 3:
+            self.third_duplicate_ack()
+
+    def third_duplicate_ack(self):
+        """5.1: retransmit, ssthresh = half, cwnd = ssthresh + 3; 5.3: remember RECOVER; 5.4.1: PIPE = CWND
+        (+1 for the retransmission) or 5.4.2: PIPE = CWND - 3, and CWND = CWND/2."""
+        cwnd = self.cwnd
+        self.ssthresh = naive_ssthresh(cwnd, self.wnd, TCP_MSS, self.ssthresh_rule)
+        self.in_recovery, self.recover = True, self.snd_max
+        self.sent.append(self.una)
+        if self.flavor == "sack":
+            self.retransmitted.add(self.una // TCP_MSS)
+            outstanding = min(cwnd, self.snd_max - self.una)
+            self.pipe = outstanding + TCP_MSS if self.pipe_start == "cwnd" else outstanding - 3 * TCP_MSS
+            self.cwnd = self.ssthresh
+        else:
+            self.cwnd = self.ssthresh + 3 * TCP_MSS
+
+    def new_ack(self, ack):
+        """A partial ACK keeps New Reno (retransmit the next; deflate, RFC 2582) and SACK (PIPE -= 2) in
+        recovery; a full one, or any under Reno, ends it: cwnd = ssthresh (and 4.4BSD opens it once more)."""
+        acked, self.una = ack - self.una, ack
+        self.sacked = {s for s in self.sacked if s >= ack // TCP_MSS}
+        self.retransmitted = {s for s in self.retransmitted if s >= ack // TCP_MSS}
+        if not self.in_recovery:
+            self.dupacks = 0
+            self.cwnd = naive_increase(self.cwnd, self.ssthresh, TCP_MSS, self.increase)[0]
+        elif self.flavor == "reno" or ack >= self.recover:
+            self.in_recovery, self.dupacks, self.cwnd = False, 0, self.ssthresh
+            if self.opens:
+                self.cwnd = naive_increase(self.cwnd, self.ssthresh, TCP_MSS, self.increase)[0]
+        elif self.flavor == "newreno":
+            self.cwnd = max(self.cwnd - acked + TCP_MSS, TCP_MSS)
+            self.sent.append(ack)
+        else:
+            self.pipe -= 2 * TCP_MSS
+
+    def sack_output(self):
+        """5.4.1: while PIPE < CWND, retransmit the holes below the highest SACKed segment, then send new data."""
+        high = max(self.sacked, default=-1) + 1
+        while self.pipe < self.cwnd:
+            holes = [s for s in range(self.una // TCP_MSS, high) if s not in self.sacked | self.retransmitted]
+            if holes:
+                self.retransmitted.add(holes[0])
+                self.sent.append(holes[0] * TCP_MSS)
+            elif self.nxt + TCP_MSS <= self.una + self.wnd:
+                self.sent.append(self.nxt)
+                self.nxt += TCP_MSS
+                self.snd_max = max(self.snd_max, self.nxt)
+            else:
+                return
+            self.pipe += TCP_MSS
+
+
+def naive_sack_blocks(buffered, rcv_nxt_seg, latest_seg, previous):
+    """RFC 2018 / goyal1998 5.4.1: "the first SACK block specifies the block of data formed by the most
+    recently received data segment"; then the blocks reported before, still above rcv_nxt and apart from
+    the first, at most three."""
+    def run(seg):
+        left, right = seg, seg + 1
+        while left - 1 in buffered and left - 1 > rcv_nxt_seg:
+            left -= 1
+        while right in buffered:
+            right += 1
+        return left, right
+    first = run(latest_seg)
+    blocks = [first]
+    for left, right in previous:
+        if len(blocks) < 3 and left > rcv_nxt_seg and not (first[0] <= right and left <= first[1]):
+            blocks.append((left, right))
+    return blocks

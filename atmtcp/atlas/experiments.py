@@ -25,6 +25,7 @@ GRID = f"{PREFIX}.grid"
 
 
 def seeds(quick: bool) -> list[int]:
+    """The seeds of every grid cell: :data:`SEEDS`, or quick mode's."""
     return list(QUICK_SEEDS if quick else SEEDS)
 
 
@@ -34,18 +35,22 @@ def target(scenario: str) -> str:
 
 
 def points_of(scenario: str):
+    """The ``points`` of a scenario's experiment: every policy of its layer, every TCP, every seed."""
     def points(quick: bool) -> list[dict]:
         return grid(policy=list(policies_of(SCENARIOS[scenario].layer)), tcp=list(TCPS), seed=seeds(quick))
     return points
 
 
 def runner_of(scenario: str):
+    """The ``run_point`` of a scenario's experiment: one grid cell measured
+    (:func:`atmtcp.atlas.measures.measure_cell`)."""
     def run_point(point: dict, quick: bool) -> xr.Dataset:
         return measure_cell(scenario, point["policy"], point["tcp"], point["seed"], quick)
     return run_point
 
 
 def parameters_of(scenario: str):
+    """The ``parameters`` of a scenario's experiment: the scenario, its length and the parameter rule."""
     def parameters(quick: bool) -> dict:
         s = SCENARIOS[scenario]
         return {"scenario": scenario, "scenario_title": s.title, "scenario_paper": s.paper, "layer": s.layer,

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from .. import model as m
 from ..contention import HEADLINE_CONTENTION, with_contention
+from ..internetwork import ROUTER_POLICIES
 from ..kernel.aal5 import packet_cells
 from ..variations import with_switch_port, with_tcp
 from ..papers.cheon import scenario as cheon
@@ -42,22 +43,32 @@ from ..papers.goyal1998.scenario import NETWORKS, goyal_run
 from ..papers.lakshman import experiments as lakshman_experiments
 from ..papers.lakshman import scenario as lakshman
 
-CELL_POLICIES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd", "cell_front", "frame_front",
-                 "red_cell", "red_frame")
-"""The cell-port policies: tail drop (goyal1998's UBR, cheon's RCD, lakshman's Cell-Tail), PPD (cheon;
-lakshman's Frame-Tail), EPD (goyal1998, cheon), Selective Drop and FBA (goyal1998), ESPD (cheon),
-Cell-Front and Frame-Front (lakshman), RED per cell and per frame (lakshman 2.2, 5)."""
-PACKET_POLICIES = ("drop_tail", "drop_from_front", "red", "ewa")
-"""The access-point policies of ewa: Drop-Tail (2), Drop-from-Front (2.1), RED (2.2), EWA (3)."""
+SPLIT = {"red": ("red_cell", "red_frame")}
+"""Model policies the atlas runs in two forms: RED per cell and per frame (lakshman 2.2, 5)."""
+FRONT_DISCIPLINES = ("cell_front", "frame_front")
+"""lakshman 3's Cell-Front and Frame-Front: tail drop at a held port that drops at the front."""
+CELL_POLICIES = (tuple(p for p in m.POLICIES if p not in SPLIT) + FRONT_DISCIPLINES
+                 + tuple(form for forms in SPLIT.values() for form in forms))
+"""The cell-port policies, every one of :data:`atmtcp.model.POLICIES` (a new one joins at once, and
+:func:`cell_port` refuses it until it is given its parameters): tail drop (goyal1998's UBR, cheon's RCD,
+lakshman's Cell-Tail), PPD (cheon; lakshman's Frame-Tail), EPD (goyal1998, cheon), Selective Drop and FBA
+(goyal1998), ESPD (cheon), Cell-Front and Frame-Front (lakshman), RED per cell and per frame (lakshman 2.2, 5)."""
+PACKET_POLICIES = ROUTER_POLICIES + ("ewa",)
+"""The access-point policies of ewa, every one of :data:`atmtcp.internetwork.ROUTER_POLICIES`: Drop-Tail (2),
+Drop-from-Front (2.1), RED (2.2), and EWA (3)."""
 POLICIES = CELL_POLICIES + PACKET_POLICIES
-LABELS = {"tail": "Tail (UBR, RCD)", "ppd": "PPD (Frame-Tail)", "epd": "EPD", "selective_drop": "Selective Drop",
-          "fba": "FBA", "espd": "ESPD", "cell_front": "Cell-Front", "frame_front": "Frame-Front",
-          "red_cell": "RED, cells", "red_frame": "RED, frames", "drop_tail": "Drop-Tail",
-          "drop_from_front": "Drop-from-Front", "red": "RED", "ewa": "EWA"}
+PAPERS_NAMES = {"tail": "UBR, RCD", "ppd": "Frame-Tail"}
+"""The other names the papers give a model policy, shown beside its label."""
+LABELS = {**{p: m.POLICY_RECORDS[p].label + (f" ({PAPERS_NAMES[p]})" if p in PAPERS_NAMES else "")
+             for p in m.POLICIES if p in CELL_POLICIES},
+          "cell_front": "Cell-Front", "frame_front": "Frame-Front", "red_cell": "RED, cells", "red_frame": "RED, frames",
+          "drop_tail": "Drop-Tail", "drop_from_front": "Drop-from-Front", "red": "RED", "ewa": "EWA"}
+"""Each policy's label in the atlas's tables and figures: a model policy's own
+(:attr:`atmtcp.model.PolicyRecord.label`)."""
 
-FLAVORS = ("vanilla", "reno", "newreno", "sack")
+FLAVORS = m.FLAVORS
 TCPS = FLAVORS + ("bsd44",)
-TCP_LABELS = {"vanilla": "vanilla", "reno": "Reno", "newreno": "New Reno", "sack": "SACK", "bsd44": "4.4BSD Reno"}
+TCP_LABELS = {**m.FLAVOR_LABELS, "bsd44": "4.4BSD Reno"}
 
 PARAMETER_RULE = (
     "A policy the scenario's paper configures keeps that paper's settings. A parameter the scenario's paper "
@@ -77,6 +88,15 @@ RED_ONE, RED_FULL = 1e-12, 1.0
 ESPD_TIMER_S = cheon.CASES["symmetric"]["drop_timer_s"]
 
 
+DERIVED = ("epd", "selective_drop", "fba", "espd")
+"""The cell-port policies whose parameters depend on the scenario's buffer and packet (:func:`derived_policy`)."""
+FIXED_PORTS = {"tail": (m.DropPolicy("tail"), "none"), "ppd": (m.DropPolicy("ppd"), "none"),
+               "cell_front": (m.DropPolicy("tail"), "cell"), "frame_front": (m.DropPolicy("tail"), "frame"),
+               "red_cell": (m.DropPolicy("red", red_one=RED_ONE, red_full=RED_FULL), "none"),
+               "red_frame": (m.DropPolicy("red", red_one=RED_ONE, red_full=RED_FULL, red_frames=True), "none")}
+"""The other cell-port policies, the same in every scenario: (drop policy, drop from front)."""
+
+
 def derived_policy(policy: str, buffer: int, cells: int) -> m.DropPolicy:
     """The :class:`~atmtcp.model.DropPolicy` of a threshold policy in a scenario whose paper does not
     configure it (:data:`PARAMETER_RULE`); ``cells``: the scenario's data packet in cells."""
@@ -93,15 +113,12 @@ def derived_policy(policy: str, buffer: int, cells: int) -> m.DropPolicy:
 def cell_port(policy: str, buffer: int, cells: int) -> m.PortConfig:
     """A cell port of ``policy`` (:data:`CELL_POLICIES`) with the parameters of :data:`PARAMETER_RULE`,
     before the scenario adds how its cells contend (slotted ports)."""
-    if policy in ("epd", "selective_drop", "fba", "espd"):
+    if policy in DERIVED:
         return m.PortConfig(buffer, derived_policy(policy, buffer, cells))
-    simple = {"tail": (m.DropPolicy("tail"), "none"), "ppd": (m.DropPolicy("ppd"), "none"),
-              "cell_front": (m.DropPolicy("tail"), "cell"), "frame_front": (m.DropPolicy("tail"), "frame"),
-              "red_cell": (m.DropPolicy("red", red_one=RED_ONE, red_full=RED_FULL), "none"),
-              "red_frame": (m.DropPolicy("red", red_one=RED_ONE, red_full=RED_FULL, red_frames=True), "none")}
-    if policy not in simple:
-        raise m.ModelError("cell_port", "policy", policy, f"one of {CELL_POLICIES}")
-    drop, front = simple[policy]
+    if policy not in FIXED_PORTS:
+        raise m.ModelError("cell_port", "policy", policy, f"one of {CELL_POLICIES}, each in atmtcp.atlas.grid's "
+                           "DERIVED or FIXED_PORTS")
+    drop, front = FIXED_PORTS[policy]
     return m.PortConfig(buffer, drop, drop_from_front=front)
 
 
@@ -233,6 +250,7 @@ SCENARIOS = {s.key: s for s in (
 
 
 def policies_of(layer: str) -> tuple[str, ...]:
+    """The policies at a scenario's layer: :data:`CELL_POLICIES` for ``"cell"``, else :data:`PACKET_POLICIES`."""
     return CELL_POLICIES if layer == "cell" else PACKET_POLICIES
 
 

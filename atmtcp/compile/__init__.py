@@ -22,9 +22,18 @@ __all__ = ["NS", "Compiled", "Growth", "Margins", "cell_time_ns", "compile_run",
 def compile_run(run: m.Run, growth: Growth | None = None) -> Compiled:
     """Allocate and fill the kernel state for ``run``, on the cell path or the packet path.
 
-    ``growth`` multiplies the sizes of the growable tables (see :class:`Growth`); each gets one
-    event's :class:`Margins` on top, so the first event fits. :mod:`atmtcp.grow` grows a table
-    that runs low in the paused run.
+    Parameters
+    ----------
+    run : atmtcp.model.Run
+        The run; an :class:`~atmtcp.internetwork.Internetwork` goes to the packet path.
+    growth : Growth, optional
+        Multiplies the sizes of the growable tables; each gets one event's :class:`Margins` on top,
+        so the first event fits. :mod:`atmtcp.grow` grows a table that runs low in the paused run.
+
+    Returns
+    -------
+    Compiled
+        The kernel's arrays and the names of the ports and connections.
     """
     growth = copy.deepcopy(growth) if growth else Growth()
     if isinstance(run.network, m.Network):

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import warnings
 from pathlib import Path
 
 from .engine import run_until_end
-from .sources import AOT_DIR, AOT_MODULE, AOT_PATH, seal, seal_problem
+from .sources import AOT_DIR, AOT_MODULE, AOT_PATH, PORTABLE_CPU, PREBUILT_DIR, prebuilt_path, seal, seal_problem
 from .tables import KernelState
 
 SIGNATURE = "int64(int64[::1], float64[::1], uint8[::1], int64[:, ::1])"
@@ -70,6 +72,29 @@ def build(force: bool = False) -> Path:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return AOT_PATH
+
+
+def build_portable() -> Path:
+    """Build the kernel for :data:`~atmtcp.kernel.sources.PORTABLE_CPU` instead of this host's CPU
+    and put its ahead-of-time module where a wheel carries it (:func:`prebuilt_path`), replacing any
+    other prebuilt module; return its path. ``atmtcp warm --portable``, run by the wheel's build
+    (``build_backend/``). numba reads its CPU settings when it is imported, so the build runs in a
+    child process with ``NUMBA_CPU_NAME`` set and ``NUMBA_CPU_FEATURES`` empty (the CPU name alone then
+    decides the instruction set; otherwise numba would add every feature of this host). The child
+    checks the module against numba's JIT of the same CPU, as ``atmtcp warm`` does."""
+    env = dict(os.environ, NUMBA_CPU_NAME=PORTABLE_CPU, NUMBA_CPU_FEATURES="")
+    for name in ("ATMTCP_NO_AOT", "ATMTCP_NO_CACHE"):
+        env.pop(name, None)
+    code = ("from atmtcp.simulate import build_kernel; from atmtcp.kernel.sources import AOT_PATH; "
+            "print(build_kernel()); print(AOT_PATH)")
+    done = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True, check=True)
+    said, built = done.stdout.strip().splitlines()[-2:]
+    if "built ahead of time" not in said or seal_problem(Path(built)) is not None:
+        raise RuntimeError(f"the kernel for {PORTABLE_CPU} was not built ahead of time: {said}")
+    shutil.rmtree(PREBUILT_DIR, ignore_errors=True)
+    PREBUILT_DIR.mkdir()
+    shutil.copyfile(built, prebuilt_path())
+    return prebuilt_path()
 
 
 def _flags_releasing_the_gil(flags_class):

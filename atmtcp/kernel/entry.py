@@ -3,9 +3,10 @@ otherwise. Plain Python and numpy: with the ahead-of-time module, a process that
 simulations never imports numba or LLVM.
 
 Both give bit-identical results (they are the same machine code: the ahead-of-time module
-links the functions numba compiled into its cache; ``tests/test_aot.py`` compares every golden
+links the functions numba compiled into its cache; ``tests/kernel/test_aot.py`` compares every golden
 run). The ahead-of-time module exists only where ``atmtcp warm`` (``make warm``) built it, for
-this kernel's sources, this CPU and this Python (:data:`atmtcp.kernel.sources.AOT_PATH`).
+this kernel's sources, this CPU and this Python (:data:`atmtcp.kernel.sources.AOT_PATH`), or where
+a wheel carries it, built for a baseline CPU (:func:`atmtcp.kernel.sources.prebuilt_path`).
 ``ATMTCP_NO_AOT=1`` (or ``ATMTCP_NO_CACHE=1``) makes every run use the JIT.
 """
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from pathlib import Path
 from typing import Callable
 
-from .sources import AOT_MODULE, AOT_PATH, seal_problem
+from .sources import AOT_MODULE, AOT_PATH, prebuilt_path, runs_portable, seal_problem
 from .tables import KernelState
 
 _chosen: tuple[Callable[[KernelState], int], str] | None = None
@@ -28,35 +30,50 @@ def aot_enabled() -> bool:
     return os.environ.get("ATMTCP_NO_AOT") is None and os.environ.get("ATMTCP_NO_CACHE") is None
 
 
+def aot_paths() -> list[Path]:
+    """Where this process looks for the ahead-of-time kernel, in order: the module ``atmtcp warm``
+    built for this host (:data:`AOT_PATH`), then the one a wheel carries (:func:`prebuilt_path`,
+    built for :data:`~atmtcp.kernel.sources.PORTABLE_CPU`) where this CPU runs it."""
+    return [AOT_PATH, prebuilt_path()] if runs_portable() else [AOT_PATH]
+
+
 def load_aot():
-    """The built ahead-of-time module of this kernel, or None where it is not built. A module whose
-    checksum does not match (truncated, overwritten) or that does not load is reported in one line on
-    stderr and removed, and the run uses numba's JIT; ``atmtcp warm`` builds it again."""
-    if not AOT_PATH.exists():
-        return None
-    problem = seal_problem(AOT_PATH)
+    """The first whole ahead-of-time module of this kernel among :func:`aot_paths`, or None where
+    none is there. A module whose checksum does not match (truncated, overwritten) or that does not
+    load is reported in one line on stderr and removed, and the run uses the next one or numba's
+    JIT; ``atmtcp warm`` builds the host's module again."""
+    for path in aot_paths():
+        if path.exists() and (module := _load_sealed(path)) is not None:
+            return module
+    return None
+
+
+def _load_sealed(path: Path):
+    problem = seal_problem(path)
     if problem is None:
         try:
-            spec = importlib.util.spec_from_file_location(AOT_MODULE, AOT_PATH)
+            spec = importlib.util.spec_from_file_location(AOT_MODULE, path)
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
             return module
         except ImportError as error:
             problem = f"does not load ({error})"
-    discard_aot(problem)
+    discard_aot(problem, path)
     return None
 
 
-def discard_aot(problem: str) -> None:
-    """Say in one line that the ahead-of-time module ``problem`` (e.g. "is damaged (...)"), and remove it."""
+def discard_aot(problem: str, path: Path | None = None) -> None:
+    """Say in one line that the ahead-of-time module at ``path`` (default :data:`AOT_PATH`)
+    ``problem`` (e.g. "is damaged (...)"), and remove it."""
+    path = AOT_PATH if path is None else path
     try:
-        AOT_PATH.unlink()
+        path.unlink()
         done = "removed it; this process uses numba's JIT, and `atmtcp warm` builds the module again"
     except FileNotFoundError:
         done = "another process removed it; `atmtcp warm` builds it again"
     except OSError as error:
         done = f"could not remove it ({error.strerror or error}): delete it and run `atmtcp warm`"
-    print(f"atmtcp: the ahead-of-time kernel {AOT_PATH} {problem}: {done}", file=sys.stderr, flush=True)
+    print(f"atmtcp: the ahead-of-time kernel {path} {problem}: {done}", file=sys.stderr, flush=True)
 
 
 def aot_runner(module) -> Callable[[KernelState], int]:

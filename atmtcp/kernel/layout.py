@@ -13,7 +13,7 @@ further down), ``1`` (a dimensionless number), ``index`` (a position that is not
 table) and ``row of <table>``; "-1: none" names the value that means none. The section headed
 ``table <name>`` holds the columns of table ``<name>`` of :data:`atmtcp.kernel.tables.TABLES`,
 numbered 0, 1, ... in order, then its column count ``*_NFIELDS``. To add a field, give it the
-next number and raise ``*_NFIELDS`` by one; ``tests/test_layout.py`` checks every table's
+next number and raise ``*_NFIELDS`` by one; ``tests/kernel/test_layout.py`` checks every table's
 numbering against :data:`atmtcp.kernel.tables.FIXED_COLUMNS`.
 """
 
@@ -261,7 +261,7 @@ PKT_NEXT_FREE = 14          # row of pkt: on a free record only, the next free r
 PKT_TS = 14                 # ns: a live packet's timestamp: a data segment's send time (-1: a retransmission),
                           #   an ACK's echo of the receiver's TS.Recent. SHARES PKT_NEXT_FREE's column, which
                           #   only a free record uses, to keep the row at 15 fields (120 bytes, under two
-                          #   cache lines); tests/test_shared_columns.py proves the two uses never overlap
+                          #   cache lines); tests/kernel/test_shared_columns.py proves the two uses never overlap
 PKT_NFIELDS = 15
 
 # === table ``g``: global scalars (int64 vector) ======================================================
@@ -424,16 +424,20 @@ router port, its highest byte sent + 1, its lowest unacknowledged byte, its cwnd
 the last ACK advertised (bytes; what EWA fed back), its data packets dropped at router ports and its
 retransmission timeouts so far (ewa 2's regime: drops per connection per overflow)."""
 
-# === codes: how a connection detects a loss (C_LOSS_DETECTION; the order of model.LOSS_DETECTIONS) ====
+# === codes: how a connection detects a loss (C_LOSS_DETECTION; model.LOSS_DETECTIONS is this tuple) ===
 DETECT_TIMEOUT = 0        # the retransmission timer only (goyal1998's vanilla TCP)
 DETECT_DUPACKS = 1        # also the third duplicate ACK (Reno, New Reno)
 DETECT_SACK = 2           # also duplicate ACKs, with the receiver's SACK blocks and the sender's scoreboard
+LOSS_DETECTION_NAMES = ("timeout", "dupacks", "sack")
 
-# === codes: what a connection does after a loss (C_RECOVERY; the order of model.RECOVERIES) ==========
+# === codes: what a connection does after a loss (C_RECOVERY; model.RECOVERIES is this tuple) ========
+# each name but "none" has its enter / dup-ACK / new-ACK functions in atmtcp.kernel.tcp_recovery and one
+# branch in each of its three dispatchers (tests/kernel/test_recovery_registry.py)
 RECOVERY_NONE = 0         # slow start after the timeout
 RECOVERY_RENO = 1         # fast recovery, left at the first ACK of new data (goyal1998 2)
 RECOVERY_NEWRENO = 2      # fast recovery, left when all data sent before the loss is acknowledged (5.3)
 RECOVERY_SACK = 3         # fast recovery by PIPE, retransmitting the holes (goyal1998 5.4)
+RECOVERY_NAMES = ("none", "reno", "newreno", "sack")
 
 # === codes: congestion-avoidance increase rules (C_INCREASE_RULE; the order of model.INCREASE_RULES) =
 INC_FLOAT = 0
@@ -451,7 +455,7 @@ PIPE_CWND = 1
 
 # === codes: drop policies (P_POLICY; the order of model.POLICIES) ====================================
 # each name has its record in atmtcp.model.POLICY_RECORDS, its decide_<name> in atmtcp.kernel.policies and
-# its branch in atmtcp.kernel.policies.decide (tests/test_policy_registry.py)
+# its branch in atmtcp.kernel.policies.decide (tests/kernel/test_policy_registry.py)
 TAIL = 0
 PPD = 1
 EPD = 2

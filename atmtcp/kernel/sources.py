@@ -43,6 +43,40 @@ AOT_DIR = KERNEL_DIR / "__pycache__" / f"aot-{SOURCE_HASH}-{host_cpu_key()}-py{s
 AOT_PATH = AOT_DIR / (AOT_MODULE + sysconfig.get_config_var("EXT_SUFFIX"))
 """The ahead-of-time extension module of this kernel, for this CPU and Python."""
 
+PORTABLE_CPU = "x86-64-v3"
+"""The CPU a wheel's prebuilt kernel is compiled for (:func:`prebuilt_path`): the x86-64 level of
+2013 (Haswell) and later processors, AVX2 and FMA included (the x86-64 psABI's micro-architecture
+levels). Measured against this host's own build in docs/speed.md."""
+PORTABLE_FLAGS = frozenset(
+    "cx16 lahf_lm popcnt sse4_1 sse4_2 ssse3 "          # x86-64-v2
+    "avx avx2 bmi1 bmi2 f16c fma abm movbe xsave".split())  # x86-64-v3 (abm: Linux's name for lzcnt)
+"""The flags Linux's /proc/cpuinfo shows on a CPU that runs code built for :data:`PORTABLE_CPU`."""
+PREBUILT_DIR = KERNEL_DIR / "prebuilt"
+"""Where a wheel carries its ahead-of-time kernel (``atmtcp warm --portable`` writes it)."""
+
+
+def prebuilt_path(cpu: str = PORTABLE_CPU) -> Path:
+    """The prebuilt ahead-of-time module of this kernel for ``cpu`` and this Python: named by the
+    kernel's source hash, so an edited kernel never loads a stale one."""
+    return PREBUILT_DIR / f"{AOT_MODULE}-{SOURCE_HASH}-{cpu}{sysconfig.get_config_var('EXT_SUFFIX')}"
+
+
+def cpu_flags(cpuinfo: str = "/proc/cpuinfo") -> frozenset[str]:
+    """The CPU flags Linux reports (empty where there is no ``cpuinfo``)."""
+    try:
+        with open(cpuinfo) as lines:
+            return frozenset(next((line for line in lines if line.startswith("flags")), "").partition(":")[2].split())
+    except OSError:
+        return frozenset()
+
+
+def runs_portable(flags: frozenset[str] | None = None) -> bool:
+    """Whether this CPU runs code built for :data:`PORTABLE_CPU` (an x86-64 with all of
+    :data:`PORTABLE_FLAGS`), so that a wheel's prebuilt kernel may be loaded."""
+    flags = cpu_flags() if flags is None else flags
+    return platform.machine() in ("x86_64", "AMD64") and PORTABLE_FLAGS <= flags
+
+
 SEAL = b"atmtcp-sha256:"
 """What ends a sealed file, followed by the SHA-256 of all bytes before it (:func:`seal`)."""
 

@@ -74,7 +74,7 @@ KernelState = namedtuple("KernelState", ["I", "F", "B", "lay"])
 
 
 # Each table's row in the layout table (``lay``) and its number for the kernel's views (``itab(S, T_CONN)``):
-# its index in TABLES (tests/test_layout.py checks each).
+# its index in TABLES (tests/kernel/test_layout.py checks each).
 T_G = 0
 T_CONN = 1
 T_CONNF = 2

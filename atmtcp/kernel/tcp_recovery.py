@@ -1,7 +1,11 @@
-"""Loss recovery, the third of a TCP's three axes (after ns-3's ``TcpRecoveryOps``): what the
-sender does from the third duplicate ACK until the ACK that covers RECOVER.
+"""Loss recovery, the third of a TCP's three axes (after ns-3's ``TcpRecoveryOps``: ``EnterRecovery``,
+``DoRecovery``, ``ExitRecovery``): what the sender does from the third duplicate ACK until the ACK that
+covers RECOVER.
 
-Each connection has one recovery, ``C_RECOVERY``:
+Each connection has one recovery, ``C_RECOVERY`` (``layout.RECOVERY_NAMES``), and each recovery that
+enters fast recovery has three functions, kept together below: ``<name>_enter`` (the third duplicate
+ACK), ``<name>_dupack`` (a duplicate ACK in recovery) and ``<name>_new_ack`` (an ACK of new data in
+recovery: a partial ACK, or a full one that ends it with :func:`exit_recovery`):
 
 ====================  ===============================  ===================  ==========================
 recovery              enter (3rd dup ACK)              dup ACK in recovery  partial ACK
@@ -12,10 +16,13 @@ recovery              enter (3rd dup ACK)              dup ACK in recovery  part
 ``RECOVERY_SACK``     PIPE, retransmit the first hole  PIPE -= 1 segment    PIPE -= 2 segments (5.4.1)
 ====================  ===============================  ===================  ==========================
 
-``RECOVERY_NONE`` is vanilla TCP's: its connections detect losses by timeout only (``DETECT_TIMEOUT``),
-so they never enter recovery. Every recovery ends at a full ACK (one covering RECOVER) with
-:func:`exit_recovery`; a SACK sender in recovery sends by PIPE (:func:`sack_output`) instead of by
-the window.
+The three dispatchers, :func:`fast_retransmit`, :func:`on_dupack_in_recovery` and
+:func:`on_ack_in_recovery`, have one branch per recovery code and stop the run with a ``ValueError``
+naming the connection and the code on any other, as :func:`atmtcp.kernel.policies.decide` does for drop
+policies: a new recovery without its branches fails instead of acting as another one
+(``tests/kernel/test_recovery_registry.py``). ``RECOVERY_NONE`` is vanilla TCP's: its connections detect
+losses by timeout only (``DETECT_TIMEOUT``), so they never reach a dispatcher. A SACK sender in recovery
+sends by PIPE (:func:`sack_output`) instead of by the window.
 """
 from .jit import jit
 from .layout import (
@@ -30,12 +37,15 @@ from .tcp_sack import RETRANSMITTED, next_hole, retransmit_hole
 from .tcp_send import send_segment
 from .tcp_trace import trace
 
+UNKNOWN_RECOVERY = ("recovery code not in atmtcp.kernel.layout.RECOVERY_NAMES, or one without fast recovery "
+                    "(connection, code):")
 
-# --- enter: the third duplicate ACK ---------------------------------------------------------------------
+
+# --- the dispatchers: one branch per recovery code ----------------------------------------------------
 @jit
 def fast_retransmit(S, c, t):
     """Third duplicate ACK (goyal1998 5.1): halve, remember RECOVER, the highest sequence number
-    sent (5.3), and enter the connection's recovery (:func:`reno_enter` or :func:`sack_enter`)."""
+    sent (5.3), and enter the connection's recovery (its ``<name>_enter``)."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
     cwnd_before = ftab(S, T_CONNF)[c, CF_CWND]
@@ -45,15 +55,69 @@ def fast_retransmit(S, c, t):
     conn[c, C_IN_RECOVERY] = 1
     conn[c, C_RTT_TIMING] = 0
     trace(S, c, unliteral(TR_FAST_RETRANSMIT), conn[c, C_SND_UNA], t)
-    if conn[c, C_RECOVERY] == RECOVERY_SACK:
+    recovery = conn[c, C_RECOVERY]
+    if recovery == RECOVERY_RENO:
+        reno_enter(S, c, cwnd_before, t)
+    elif recovery == RECOVERY_NEWRENO:
+        newreno_enter(S, c, cwnd_before, t)
+    elif recovery == RECOVERY_SACK:
         sack_enter(S, c, cwnd_before, t)
     else:
-        reno_enter(S, c, t)
+        raise ValueError(UNKNOWN_RECOVERY, c, recovery)
 
 
 @jit
-def reno_enter(S, c, t):
-    """Reno and New Reno: retransmit the first unacknowledged segment and set ``cwnd = ssthresh + 3``
+def on_dupack_in_recovery(S, c):
+    """A duplicate ACK in recovery, one segment that has left the network: the connection's
+    ``<name>_dupack``."""
+    c = nonneg(c)
+    recovery = itab(S, T_CONN)[c, C_RECOVERY]
+    if recovery == RECOVERY_RENO:
+        reno_dupack(S, c)
+    elif recovery == RECOVERY_NEWRENO:
+        newreno_dupack(S, c)
+    elif recovery == RECOVERY_SACK:
+        sack_dupack(S, c)
+    else:
+        raise ValueError(UNKNOWN_RECOVERY, c, recovery)
+
+
+@jit
+def on_ack_in_recovery(S, c, ack, una, t):
+    """An ACK of new data in recovery (``una``: snd_una before it): the connection's ``<name>_new_ack``.
+    A full ACK, covering RECOVER, ends every recovery, and Reno's ends at any new ACK; a partial ACK
+    keeps New Reno and SACK in it."""
+    c = nonneg(c)
+    recovery = itab(S, T_CONN)[c, C_RECOVERY]
+    if recovery == RECOVERY_RENO:
+        reno_new_ack(S, c, ack, una, t)
+    elif recovery == RECOVERY_NEWRENO:
+        newreno_new_ack(S, c, ack, una, t)
+    elif recovery == RECOVERY_SACK:
+        sack_new_ack(S, c, ack, una, t)
+    else:
+        raise ValueError(UNKNOWN_RECOVERY, c, recovery)
+
+
+@jit
+def exit_recovery(S, c):
+    """Fast recovery ends: cwnd = ssthresh, then linear increase (goyal1998 5.1, "the TCP sets CWND
+    to SSTHRESH, and then does congestion avoidance"); with ``C_RECOVERY_OPENS`` this ACK also opens
+    the window as any ACK of new data does (4.4BSD ``tcp_input``)."""
+    c = nonneg(c)
+    conn = itab(S, T_CONN)
+    connf = ftab(S, T_CONNF)
+    conn[c, C_IN_RECOVERY] = 0
+    conn[c, C_DUPACKS] = 0
+    connf[c, CF_CWND] = connf[c, CF_SSTHRESH]
+    if conn[c, C_RECOVERY_OPENS] == 1:
+        open_window(S, c)
+
+
+# --- Reno (goyal1998 5.1) ----------------------------------------------------------------------------------
+@jit
+def reno_enter(S, c, cwnd_before, t):
+    """Reno (New Reno alike): retransmit the first unacknowledged segment and set ``cwnd = ssthresh + 3``
     segments (goyal1998 5.1: "reduces its CWND by half (plus three segments)")."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
@@ -63,6 +127,55 @@ def reno_enter(S, c, t):
     connf[c, CF_CWND] = connf[c, CF_SSTHRESH] + 3 * conn[c, C_MSS]
 
 
+@jit
+def reno_dupack(S, c):
+    """Reno (New Reno alike): inflate cwnd by the segment that left (goyal1998 5.1: "for each subsequent
+    duplicate ACK, the sender inflates CWND by one")."""
+    c = nonneg(c)
+    ftab(S, T_CONNF)[c, CF_CWND] += itab(S, T_CONN)[c, C_MSS]
+
+
+@jit
+def reno_new_ack(S, c, ack, una, t):
+    """Reno: any ACK of new data ends recovery (goyal1998 5.1)."""
+    exit_recovery(S, c)
+
+
+# --- New Reno (goyal1998 5.3) ------------------------------------------------------------------------------
+@jit
+def newreno_enter(S, c, cwnd_before, t):
+    """New Reno enters as Reno does (:func:`reno_enter`)."""
+    reno_enter(S, c, cwnd_before, t)
+
+
+@jit
+def newreno_dupack(S, c):
+    """New Reno inflates cwnd as Reno does (:func:`reno_dupack`)."""
+    reno_dupack(S, c)
+
+
+@jit
+def newreno_new_ack(S, c, ack, una, t):
+    """New Reno: a full ACK (covering RECOVER) ends recovery, a partial one retransmits the next
+    segment (:func:`newreno_partial_ack`)."""
+    if ack >= itab(S, T_CONN)[nonneg(c), C_RECOVER]:
+        exit_recovery(S, c)
+    else:
+        newreno_partial_ack(S, c, ack, una, t)
+
+
+@jit
+def newreno_partial_ack(S, c, ack, una, t):
+    """New Reno's partial ACK (goyal1998 5.3): retransmit the next expected segment at once;
+    deflate by the data acknowledged and add one segment back (RFC 2582)."""
+    c = nonneg(c)
+    mss = itab(S, T_CONN)[c, C_MSS]
+    connf = ftab(S, T_CONNF)
+    connf[c, CF_CWND] = max(connf[c, CF_CWND] - (ack - una) + mss, float(mss))
+    send_segment(S, c, ack, t)
+
+
+# --- SACK (goyal1998 5.4) ----------------------------------------------------------------------------------
 @jit
 def sack_enter(S, c, cwnd_before, t):
     """SACK: PIPE from CWND at the loss (``cwnd_before``), cwnd = ssthresh, retransmit the first hole.
@@ -120,62 +233,27 @@ def sack_enter(S, c, cwnd_before, t):
     # else: already retransmitted (5.4.1); the running timer covers that retransmission
 
 
-# --- in recovery: duplicate and new ACKs ------------------------------------------------------------------
 @jit
-def on_dupack_in_recovery(S, c):
-    """A duplicate ACK in recovery: one segment has left the network. Reno and New Reno inflate cwnd
-    by it (goyal1998 5.1: "for each subsequent duplicate ACK, the sender inflates CWND by one"); SACK
-    takes it out of PIPE (5.4.1: "PIPE is decremented by one segment")."""
+def sack_dupack(S, c):
+    """SACK: the segment that left comes out of PIPE (goyal1998 5.4.1: "PIPE is decremented by one
+    segment")."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
-    if conn[c, C_RECOVERY] == RECOVERY_SACK:
-        conn[c, C_PIPE] -= conn[c, C_MSS]
-    else:
-        ftab(S, T_CONNF)[c, CF_CWND] += conn[c, C_MSS]
+    conn[c, C_PIPE] -= conn[c, C_MSS]
 
 
 @jit
-def on_ack_in_recovery(S, c, ack, una, t):
-    """An ACK of new data in recovery (``una``: snd_una before it). A full ACK, covering RECOVER, ends
-    every recovery, and Reno's ends at any new ACK; a partial ACK keeps New Reno and SACK in it."""
+def sack_new_ack(S, c, ack, una, t):
+    """SACK: a full ACK (covering RECOVER) ends recovery; a partial one takes two segments out of PIPE
+    (goyal1998 5.4.1: "When a partial ACK is received, PIPE is decremented by two")."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
-    recovery = conn[c, C_RECOVERY]
-    if recovery == RECOVERY_RENO or ack >= conn[c, C_RECOVER]:
+    if ack >= conn[c, C_RECOVER]:
         exit_recovery(S, c)
-    elif recovery == RECOVERY_NEWRENO:
-        newreno_partial_ack(S, c, ack, una, t)
     else:
-        conn[c, C_PIPE] -= 2 * conn[c, C_MSS]  # 5.4.1: "When a partial ACK is received, PIPE is decremented by two"
+        conn[c, C_PIPE] -= 2 * conn[c, C_MSS]
 
 
-@jit
-def newreno_partial_ack(S, c, ack, una, t):
-    """New Reno's partial ACK (goyal1998 5.3): retransmit the next expected segment at once;
-    deflate by the data acknowledged and add one segment back (RFC 2582)."""
-    c = nonneg(c)
-    mss = itab(S, T_CONN)[c, C_MSS]
-    connf = ftab(S, T_CONNF)
-    connf[c, CF_CWND] = max(connf[c, CF_CWND] - (ack - una) + mss, float(mss))
-    send_segment(S, c, ack, t)
-
-
-@jit
-def exit_recovery(S, c):
-    """Fast recovery ends: cwnd = ssthresh, then linear increase (goyal1998 5.1, "the TCP sets CWND
-    to SSTHRESH, and then does congestion avoidance"); with ``C_RECOVERY_OPENS`` this ACK also opens
-    the window as any ACK of new data does (4.4BSD ``tcp_input``)."""
-    c = nonneg(c)
-    conn = itab(S, T_CONN)
-    connf = ftab(S, T_CONNF)
-    conn[c, C_IN_RECOVERY] = 0
-    conn[c, C_DUPACKS] = 0
-    connf[c, CF_CWND] = connf[c, CF_SSTHRESH]
-    if conn[c, C_RECOVERY_OPENS] == 1:
-        open_window(S, c)
-
-
-# --- SACK's output in recovery ------------------------------------------------------------------------------
 @jit
 def sack_output(S, c, t):
     """goyal1998 5.4.1: while PIPE < CWND, send holes first, then new data."""

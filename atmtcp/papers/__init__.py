@@ -24,8 +24,8 @@ Its reference numbers are ``data/reference/<key>.csv``. Nothing else lists the p
 module finds the packages, and the Snakefile and the registry below read them.
 
 The packages are found, and imported, at the first look-up of :data:`PAPERS` or :data:`EXPERIMENTS`
-(``__getattr__``), not when one paper's module is imported: ``atmtcp run`` builds goyal1998's
-scenario (:mod:`atmtcp.default_run`) without importing every paper's experiments.
+(``__getattr__``), not when one paper's module is imported: the atlas or the benchmark builds one
+paper's scenario without importing every paper's experiments.
 """
 from __future__ import annotations
 

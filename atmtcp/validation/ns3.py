@@ -8,7 +8,7 @@ and :func:`from_internetwork` ewa's Fig. 1 (:func:`atmtcp.papers.ewa.shared.scen
 the very :class:`atmtcp.model.Run` our kernel simulates, so the two sides cannot drift apart.
 
 How a model maps onto ns-3 (each mapping is a function below, tested on its numbers in
-``tests/test_validation.py``):
+``tests/papers/test_validation.py``):
 
 - *An ATM link becomes a point-to-point link whose rate drains an IP packet in the time its AAL5 cells
   take* (:func:`cell_link_rate_bps`): a 1540-byte IP packet is 33 cells, 89.97 us at 155.52 Mbit/s.

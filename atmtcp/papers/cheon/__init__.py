@@ -2,7 +2,7 @@
 TCP over ATM-UBR". See :mod:`atmtcp.papers`."""
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
 from . import experiments, studies
-from ...fidelity import Finding
+from ...claims import Finding
 from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
 from .behaviour import CHECKS as TCP_BEHAVIOUR  # noqa: F401  (the package interface)
 

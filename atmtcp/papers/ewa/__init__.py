@@ -3,7 +3,7 @@ Performance". One subpackage per section of the paper: :mod:`.section2` (Figs. 2
 Drop-from-Front and RED at the ATM access point), :mod:`.section3` (Fig. 13 and eq. 3.2: EWA's feedback
 function), :mod:`.section4` (Figs. 14-39: EWA's evaluation); what they share is in :mod:`.shared`. See
 :mod:`atmtcp.papers`."""
-from ...fidelity import Finding
+from ...claims import Finding
 from .section2 import claims as section2_claims, experiments as section2_experiments
 from .section3 import claims as section3_claims, experiments as section3_experiments
 from .section4 import claims as section4_claims, experiments as section4_experiments

@@ -2,7 +2,7 @@
 satellite), rendered in goyal1998's notebook. See :mod:`atmtcp.papers`."""
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
 from .experiments import EXPERIMENTS  # noqa: F401
-from ...fidelity import Finding
+from ...claims import Finding
 from ..goyal1998.scenario import TCP_SETTINGS  # noqa: F401  (the package interface: goyal1998's, see there)
 
 ORDER = 2

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from ... import words
-from ...claims import SEED_SHARE, Claim, Points, Verdict, headline
-from ..goyal1998.claims import _fmt
+from ...claims import SEED_SHARE, Claim, Points, Verdict, headline, values_text
 
 def _integer_stall(d):
     ds = d["goyal1997.cwnd_integer_stall"]
@@ -26,7 +25,7 @@ def _satellite_frr_hurts(d):
     reno, vanilla = float(ds.efficiency.sel(tcp="reno").mean()), float(ds.efficiency.sel(tcp="vanilla").mean())
     points = Points()
     points.at_most(reno, vanilla)
-    return points.verdict(_fmt(reno=reno, vanilla=vanilla) + " (mean satellite efficiency)")
+    return points.verdict(values_text(reno=reno, vanilla=vanilla) + " (mean satellite efficiency)")
 
 
 CLAIMS = [

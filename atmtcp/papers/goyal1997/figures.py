@@ -4,7 +4,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import xarray as xr
 
-from ..goyal1998.figures import _samples
+from ...figures import trace_samples
 
 INCREASE_LABELS = {
     "float": "floating point (MSS*MSS/CWND)",
@@ -18,7 +18,7 @@ def stall_figure(ds: xr.Dataset):
     """goyal1997: CWND with integer arithmetic, Solution 1 and floating point."""
     fig, ax = plt.subplots(figsize=(7, 3.4))
     for rule in ds.increase.values:
-        cwnd = _samples(ds.cwnd.sel(increase=rule))
+        cwnd = trace_samples(ds.cwnd.sel(increase=rule))
         ax.step(cwnd.time, cwnd / 1024, where="post", lw=1, label=INCREASE_LABELS.get(str(rule), str(rule)))
     ax.axhline(262144 / 1024, color="k", lw=0.6, ls=":", label="MSS*MSS = 256 KB")
     ax.set_xlabel("time (s)")

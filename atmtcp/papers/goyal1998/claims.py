@@ -12,16 +12,13 @@ import xarray as xr
 from ...statistics import interval
 
 from ... import words
-from ...claims import SEED_SHARE, Claim, Points, Verdict, headline
+from ...experiment import each_point
+from ...claims import SEED_SHARE, Claim, Points, Verdict, headline, values_text
 from .experiments import SACK_BOUND_WINDOW, pipe_stall_from
 
 def column_average(ds: xr.Dataset, variable: str, network: str, policy: str) -> float:
     """Mean over the four rows (sources x buffer) of one table column."""
     return float(headline(ds)[variable].sel(network=network, policy=policy).mean(skipna=True))
-
-
-def _fmt(**values) -> str:
-    return ", ".join(f"{k} = {v:.3f}" for k, v in values.items())
 
 
 NOT_SIGNIFICANTLY = 0.1
@@ -38,7 +35,7 @@ def _epd_efficiency_not_fairness(d):
     points = Points()
     points.at_least(e_epd, e_ubr + words.SIGNIFICANT.value)
     points.at_most(f_epd - f_ubr, NOT_SIGNIFICANTLY)
-    return points.verdict(_fmt(eff_UBR=e_ubr, eff_EPD=e_epd, fair_UBR=f_ubr, fair_EPD=f_epd)
+    return points.verdict(values_text(eff_UBR=e_ubr, eff_EPD=e_epd, fair_UBR=f_ubr, fair_EPD=f_epd)
                           + f" (LAN column averages, vanilla TCP; 'not significantly' read as < {NOT_SIGNIFICANTLY:g})")
 
 
@@ -48,7 +45,7 @@ def _sd_fairness_over_epd(d):
     f_sd = column_average(t1, "fairness", "lan", "selective_drop")
     points = Points()
     points.at_least(f_sd, f_epd)
-    return points.verdict(_fmt(fair_EPD=f_epd, fair_SD=f_sd) + " (LAN column averages, vanilla TCP)")
+    return points.verdict(values_text(fair_EPD=f_epd, fair_SD=f_sd) + " (LAN column averages, vanilla TCP)")
 
 
 def _averages(d, tcp_targets, variable, network, policy):
@@ -131,7 +128,7 @@ def _infinite_buffer_full_and_fair(d):
         points.at_least(value, 0.95)
     for value in ds.fairness.values.ravel():
         points.at_least(value, words.PERFECTLY_FAIR.value)
-    return points.verdict(_fmt(min_efficiency=e, min_fairness=f) + " (pass: >= 0.95 and >= "
+    return points.verdict(values_text(min_efficiency=e, min_fairness=f) + " (pass: >= 0.95 and >= "
                           f"{words.PERFECTLY_FAIR.value:g}, 'perfect fairness', in every row)")
 
 
@@ -139,16 +136,13 @@ def _fba_best_point(d):
     ds = d["goyal1998.fba_factorial"]
     score = ds.efficiency * ds.fairness
     ranks = []
-    for network in ds.network.values:
-        for n in ds.sources.values:
-            for k in ds.buffer_factor.values:
-                s = score.sel(network=network, sources=n, buffer_factor=k)
-                if not np.isfinite(s.values).any():
-                    continue
-                order = np.sort(s.values[np.isfinite(s.values)].ravel())[::-1]
-                value = float(s.sel(r_fraction=0.9, z=0.8))
-                worst = s.size + 1  # a missing result at the candidate point cannot rank well
-                ranks.append(worst if np.isnan(value) else int(np.sum(order > value + 1e-12)) + 1)
+    for _, s in each_point(score, "network", "sources", "buffer_factor"):
+        if not np.isfinite(s.values).any():
+            continue
+        order = np.sort(s.values[np.isfinite(s.values)].ravel())[::-1]
+        value = float(s.sel(r_fraction=0.9, z=0.8))
+        worst = s.size + 1  # a missing result at the candidate point cannot rank well
+        ranks.append(worst if np.isnan(value) else int(np.sum(order > value + 1e-12)) + 1)
     top3 = sum(r <= 3 for r in ranks)
     return Verdict(top3 * 2 > len(ranks),
                    f"R = 0.9K, Z = 0.8 ranks {sorted(ranks)} of 9 by efficiency x fairness over {len(ranks)} "
@@ -187,7 +181,7 @@ def _many_sources(d):
     ds = headline(d["goyal1998.many_sources"])
     e = float(ds.efficiency.min(skipna=True))
     f = float(ds.fairness.min(skipna=True))
-    return Verdict(e >= 0.98 and f >= 0.99, _fmt(min_efficiency=e, min_fairness=f) + " over WAN and satellite, "
+    return Verdict(e >= 0.98 and f >= 0.99, values_text(min_efficiency=e, min_fairness=f) + " over WAN and satellite, "
                    f"50 and 100 sources, buffers of 1 and 3 RTT; {MANY_SOURCES_OWN_TABLES}")
 
 

@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ...experiment import each_point
+from ...figures import trace_samples
 from ...reference import paper_layout
 from ...statistics import mean_and_interval
 from .scenario import POLICY_LABELS
@@ -59,7 +61,7 @@ def cwnd_figure(ds: xr.Dataset, title: str, t_range: tuple[float, float] | None 
     """CWND (and ssthresh) in segments vs time, with timeouts and fast retransmits marked."""
     ds = ds.isel(case=0) if "case" in ds.dims else ds
     fig, ax = plt.subplots(figsize=(7, 3.4))
-    cwnd, ssthresh = _samples(ds.cwnd), _samples(ds.ssthresh)
+    cwnd, ssthresh = trace_samples(ds.cwnd), trace_samples(ds.ssthresh)
     ax.step(cwnd.time, cwnd / MSS, where="post", lw=1, label="CWND")
     ax.step(ssthresh.time, ssthresh / MSS, where="post", lw=0.8, ls="--", color="0.4", label="SSTHRESH")
     for name, color, marker in (("timeout", "tab:red", "v"), ("fast_retransmit", "tab:orange", "^")):
@@ -78,18 +80,13 @@ def cwnd_figure(ds: xr.Dataset, title: str, t_range: tuple[float, float] | None 
     return fig
 
 
-def _samples(trace: xr.DataArray) -> xr.DataArray:
-    """A one-row trace on ``time`` without the NaN outside the row's own samples."""
-    return trace.dropna("time")
-
-
 def loss_window(ds: xr.Dataset, before: float = 0.15, after: float = 0.45) -> tuple[float, float]:
     """A time range around the first loss event of a trace."""
     ds = ds.isel(case=0) if "case" in ds.dims else ds
     events = np.concatenate([ds.fast_retransmit_time.values, ds.timeout_time.values])
     events = events[np.isfinite(events)]
     if events.size == 0:
-        time = _samples(ds.cwnd).time
+        time = trace_samples(ds.cwnd).time
         return float(time.min()), float(time.max())
     return float(events.min() - before), float(events.min() + after)
 
@@ -246,22 +243,19 @@ def many_sources_table(ds: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
     rows = reference[reference.target == "goyal1998.many_sources"]
     bounds = {m: float(rows[rows.metric == f"{m}_min"].value.unique()[0]) for m in ("efficiency", "fairness")}
     out = []
-    for network in ds.network.values:
-        for n in ds.sources.values:
-            for k in ds.buffer_factor.values:
-                cell = ds.sel(network=network, sources=n, buffer_factor=k)
-                if not cell.efficiency.notnull().any():
-                    continue
-                row = {"network": network, "sources": int(n), "buffer (cells)": int(cell.buffer_cells.max())}
-                for metric, bound in bounds.items():
-                    values = cell[metric].values
-                    mean, low, high = mean_and_interval(values)
-                    row[f"{metric} (paper, at least)"] = bound
-                    row[metric] = mean
-                    row[f"{metric} 90 % of runs"] = f"[{low:.3f}, {high:.3f}]"
-                    row[f"seeds >= {bound:g}"] = f"{int((values >= bound).sum())} of {int(np.isfinite(values).sum())}"
-                row["timeouts"] = float(cell.timeouts.mean())
-                out.append(row)
+    for at, cell in each_point(ds, "network", "sources", "buffer_factor"):
+        if not cell.efficiency.notnull().any():
+            continue
+        row = {"network": at["network"], "sources": int(at["sources"]), "buffer (cells)": int(cell.buffer_cells.max())}
+        for metric, bound in bounds.items():
+            values = cell[metric].values
+            mean, low, high = mean_and_interval(values)
+            row[f"{metric} (paper, at least)"] = bound
+            row[metric] = mean
+            row[f"{metric} 90 % of runs"] = f"[{low:.3f}, {high:.3f}]"
+            row[f"seeds >= {bound:g}"] = f"{int((values >= bound).sum())} of {int(np.isfinite(values).sum())}"
+        row["timeouts"] = float(cell.timeouts.mean())
+        out.append(row)
     return pd.DataFrame(out).set_index(["network", "sources", "buffer (cells)"])
 
 
@@ -298,24 +292,24 @@ def phase_lock_table(ds: xr.Dataset, assumptions, buffer_factor: int = 1) -> pd.
     1/N, the share of the goodput that the top source of each run gets (mean over the seeds), and the
     cells that arrived at a full buffer per run, the top source's against the mean of the others'."""
     rows = []
-    for assumption in assumptions:
-        for tcp in ds.tcp.values:
-            for n in ds.sources.values:
-                cell = ds.sel(assumption=assumption, tcp=tcp, network="lan", sources=n,
-                              buffer_factor=buffer_factor, policy="ubr").isel(source=slice(0, int(n)))
-                goodput = cell.goodput_bps.transpose("seed", "source").values
-                full = cell.full_buffer_arrivals.transpose("seed", "source").values
-                top = goodput.argmax(axis=1)
-                seeds = np.arange(len(top))
-                others = (full.sum(axis=1) - full[seeds, top]) / (int(n) - 1)
-                rows.append({"assumption": assumption, "tcp": str(tcp), "sources": int(n),
-                             "efficiency, lowest seed": float(cell.efficiency.min()),
-                             "efficiency, highest seed": float(cell.efficiency.max()),
-                             "fairness, lowest seed": float(cell.fairness.min()),
-                             "fairness, highest seed": float(cell.fairness.max()), "1/N": 1 / int(n),
-                             "top source's share": float((goodput[seeds, top] / goodput.sum(axis=1)).mean()),
-                             "full-buffer arrivals, top source": float(full[seeds, top].mean()),
-                             "full-buffer arrivals, each other source": float(others.mean())})
+    chosen = ds.sel(assumption=list(assumptions))
+    for at, cell in each_point(chosen, "assumption", "tcp", "sources", network="lan", buffer_factor=buffer_factor,
+                               policy="ubr"):
+        n = int(at["sources"])
+        cell = cell.isel(source=slice(0, n))
+        goodput = cell.goodput_bps.transpose("seed", "source").values
+        full = cell.full_buffer_arrivals.transpose("seed", "source").values
+        top = goodput.argmax(axis=1)
+        seeds = np.arange(len(top))
+        others = (full.sum(axis=1) - full[seeds, top]) / (n - 1)
+        rows.append({"assumption": str(at["assumption"]), "tcp": str(at["tcp"]), "sources": n,
+                     "efficiency, lowest seed": float(cell.efficiency.min()),
+                     "efficiency, highest seed": float(cell.efficiency.max()),
+                     "fairness, lowest seed": float(cell.fairness.min()),
+                     "fairness, highest seed": float(cell.fairness.max()), "1/N": 1 / n,
+                     "top source's share": float((goodput[seeds, top] / goodput.sum(axis=1)).mean()),
+                     "full-buffer arrivals, top source": float(full[seeds, top].mean()),
+                     "full-buffer arrivals, each other source": float(others.mean())})
     return pd.DataFrame(rows).set_index(["assumption", "tcp", "sources"])
 
 

@@ -1,17 +1,18 @@
-"""goyal1998's N-source configuration: the networks, goyal1998's TCP, the switch port of each
-drop-policy column, and :func:`goyal_run`, one grid point's run.
+"""goyal1998's N-source configuration: the switch port of each drop-policy column, the buffers, the
+quick-mode durations, and :func:`goyal_run`, one grid point's run; with the networks and goyal1998's TCP
+(:data:`NETWORKS`, :data:`TCP_SETTINGS`, :func:`goyal_tcp`), which live below the papers in
+:mod:`atmtcp.n_source` because ``atmtcp run`` builds them too (:mod:`atmtcp.default_run`).
 
-Plain model building (no xarray), shared by the experiments of goyal1998 and goyal1997, the atlas,
-and ``atmtcp run`` and ``atmtcp bench`` (:mod:`atmtcp.default_run`). The network is
-:func:`atmtcp.topologies.n_source_run`'s (goyal1998 Fig. 3); how cells contend for its ports is
-:mod:`atmtcp.contention`'s.
+Plain model building (no xarray), shared by the experiments of goyal1998 and goyal1997, the atlas and
+the validation. The network is :func:`atmtcp.topologies.n_source_run`'s (goyal1998 Fig. 3); how cells
+contend for its ports is :mod:`atmtcp.contention`'s.
 """
 from __future__ import annotations
 
 from ... import model as m
 from ...contention import HEADLINE_CONTENTION, cell_contention
 from ...kernel.aal5 import packet_cells
-from ...tcp_settings import stated, tcp_from, unsaid
+from ...n_source import NETWORKS, SACK_PIPE_START, TCP_SETTINGS, goyal_tcp  # noqa: F401  (goyal1998's own)
 from ...topologies import N_SOURCE_BOTTLENECK, n_source_run
 
 BOTTLENECK = N_SOURCE_BOTTLENECK
@@ -19,41 +20,6 @@ BOTTLENECK = N_SOURCE_BOTTLENECK
 POLICY_LABELS = {"ubr": "UBR", "epd": "EPD", "selective_drop": "Selective Drop", "fba": "FBA"}
 """goyal1998's policy columns (section 4). ``ubr`` is plain UBR: tail drop (random cell discard)."""
 
-TCP_SETTINGS = (
-    stated("increase", "float", 'goyal1998 2: "During the congestion avoidance phase, the source increases '
-           'its CWND by 1/CWND every time a segment is acknowledged" (exactly, so in floating point).'),
-    stated("ssthresh_rule", "half_cwnd", 'goyal1998 2: "More precisely, Ssthresh is set to max{2, min{CWND/2, '
-           'RCVWND}}".'),
-    stated("recovery_exit_opens", False, 'goyal1998 5.1: "the TCP sets CWND to SSTHRESH, and then does '
-           'congestion avoidance".'),
-    stated("delayed_ack", False, 'goyal1998 3.1: "TCP delay ACK timer is NOT set. Segments are ACKed as soon '
-           'as they are received."'),
-    unsaid("delayed_ack_max_s", "never used: no delayed ACKs."),
-    stated("granularity_s", 0.1, 'goyal1998 3.1: "TCP timer granularity is set to 100 ms."'),
-    unsaid("min_rto_ticks", 'goyal1998 2 names the RTO of [11] (Jacobson) without its bounds: 4.4BSD\'s '
-           'TCPTV_MIN, two ticks.'),
-    unsaid("initial_rto_s", "not given: 4.4BSD's TCPTV_SRTTDFLT, 3 s before the first RTT sample."),
-    unsaid("max_rto_s", "not given: 4.4BSD's TCPTV_REXMTMAX, 64 s."),
-    unsaid("timestamps", "not named: 4.4BSD times one segment per window."),
-)
-"""goyal1998's TCP, setting by setting (:mod:`atmtcp.tcp_settings`). goyal1997's slides present the
-same simulator (their Reno and SACK tables repeat goyal1998's Tables 8-9, and they state the same
-"No TCP delay ack timer", "TCP timer granularity = 100 ms"), so the same record decides them."""
-
-
-NETWORKS = {
-    # goyal1998 3.1: link delay, receiver window, run duration
-    "lan": {"delay_s": 5e-6, "rcv_wnd": 65535, "duration_s": 10.0, "buffers": (1000, 3000)},
-    "wan": {"delay_s": 5e-3, "rcv_wnd": 600000, "duration_s": 20.0, "buffers": (12000, 36000)},
-    # goyal1997 slides: MSS 9180, window "34000 x 8" read as 34000 << 8 (RFC 1323 scale 8:
-    # 8704000 bytes; 34000 x 8 = 272000 bytes could never fill the buffers of "1 to 3 times
-    # RTT"), buffers 200000 and 600000 cells. The slides give no delays: a geostationary
-    # SW1-SW2 hop of 275 ms one way with 5 ms access links makes the propagation RTT 570 ms,
-    # whose bandwidth-delay product (209000 cells) matches "1 RTT" = 200000 cells. No
-    # duration is given: 50 s, about 90 RTTs.
-    "satellite": {"delay_s": 5e-3, "trunk_delay_s": 0.275, "rcv_wnd": 34000 << 8, "mss": 9180,
-                  "duration_s": 50.0, "buffers": (200000, 600000)},
-}
 BUFFER_FACTORS = (1, 3)
 """The two buffers of every table row, as multiples of the network's first (about 1 and 3 RTT
 in the WAN and satellite networks)."""
@@ -71,22 +37,6 @@ study): each source starts at a time drawn from the run's seed in [0, 10 ms). Th
 start every source at t = 0 (goyal1998 3.1: "All TCP sources start sending at the same time ...
 a worst case scenario"); their seeds differ only in what the paper leaves random, the order in
 which a slotted switch port takes the cells that arrive in one slot."""
-
-
-SACK_PIPE_START = "cwnd"
-"""SACK's PIPE at the third duplicate ACK in every goyal1998 and goyal1997 run: the algorithm as 5.4.1 and
-the goyal1997 slides write it, "When the third duplicate ACK is received, PIPE is set to the value of CWND
-and CWND is reduced by half" (and "When a segment is sent, PIPE is incremented by one", the fast
-retransmission included). 5.4.2's analysis starts from "sets PIPE to CWND - 3" instead: that reading is
-``goyal1998.sack_pipe_study`` and the start of ``goyal1998.sack_bound``, whose bound assumes it. The
-paper gives both; the rule for what a paper leaves unsaid takes the algorithm's own statement."""
-
-
-def goyal_tcp(flavor: str, mss: int, rcv_wnd: int, **scenario) -> m.TcpConfig:
-    """goyal1998's TCP (:data:`TCP_SETTINGS`, SACK's PIPE start :data:`SACK_PIPE_START`) of one
-    flavour, segment size and receiver window."""
-    scenario.setdefault("sack_pipe_start", SACK_PIPE_START)
-    return tcp_from(flavor, TCP_SETTINGS, mss=mss, rcv_wnd=rcv_wnd, **scenario)
 
 
 def goyal_parameters(quick: bool) -> dict:

@@ -2,7 +2,7 @@
 (INFOCOM '96). See :mod:`atmtcp.papers`."""
 from .claims import CLAIMS  # noqa: F401  (the package interface, see atmtcp.papers)
 from . import behaviour, experiments, requirements, studies
-from ...fidelity import Finding
+from ...claims import Finding
 from .scenario import TCP_SETTINGS  # noqa: F401  (the package interface)
 
 TCP_BEHAVIOUR = behaviour.CHECKS

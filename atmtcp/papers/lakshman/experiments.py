@@ -109,10 +109,12 @@ def run_length(quick: bool) -> tuple[float, float]:
 
 
 def buffers(quick: bool) -> list[int]:
+    """The bottleneck buffers of a grid (cells): :data:`BUFFERS`, or quick mode's two."""
     return list(QUICK["buffers"] if quick else BUFFERS)
 
 
 def seeds(quick: bool) -> list[int]:
+    """The seeds of a grid: :data:`SEEDS`, or quick mode's one."""
     return list(QUICK["seeds"] if quick else SEEDS)
 
 
@@ -152,6 +154,9 @@ def summarize_run(ds: xr.Dataset, run: m.Run, rtts_s) -> xr.Dataset:
 
 
 def simulate_point(rtts_s, port: m.PortConfig, seed: int, quick: bool, reading: dict | None = None) -> xr.Dataset:
+    """Simulate lakshman's system with sources of external RTTs ``rtts_s`` behind the bottleneck ``port``
+    (:func:`atmtcp.papers.lakshman.scenario.lakshman_run`, the run length of :func:`run_length`) and reduce
+    the run with :func:`summarize_run`; ``reading``: TcpConfig fields of another reading of the TCP."""
     duration, warmup = run_length(quick)
     run = lakshman_run(rtts_s, port, seed, duration, warmup, reading=reading)
     return summarize_run(simulate(run), run, rtts_s)
@@ -167,10 +172,13 @@ def with_beta(ds: xr.Dataset) -> xr.Dataset:
 
 # --- Figs. 2, 3, 6, 7, 10 ------------------------------------------------------------------------------------
 def total_points(quick: bool) -> list[dict]:
+    """The grid of a total-throughput figure (Figs. 2, 3, 6, 7, 10): every discipline, buffer and seed."""
     return grid(discipline=list(DISCIPLINES), buffer=buffers(quick), seed=seeds(quick))
 
 
 def total_runner(target: str):
+    """The ``run_point`` of a total-throughput figure: its sources' RTTs (:data:`TOTAL_FIGURES`) behind
+    the point's discipline and buffer."""
     rtts, _ = TOTAL_FIGURES[target]
 
     def run_point(point: dict, quick: bool) -> xr.Dataset:
@@ -191,6 +199,8 @@ def seed_statistics(ds: xr.Dataset) -> xr.Dataset:
 
 
 def individual(parent: str, disciplines: tuple[str, ...]):
+    """The ``derive`` of an individual-throughput figure (Figs. 4, 5, 8, 9): the runs of ``parent`` at
+    ``disciplines`` (:data:`INDIVIDUAL_FIGURES`)."""
     return lambda parents: parents[parent].sel(discipline=list(disciplines))
 
 
@@ -202,11 +212,15 @@ SENSITIVITY_CASES, SENSITIVITY_SEEDS = ("lakshman.fig2", "lakshman.fig10"), (1, 
 
 
 def sensitivity_points(quick: bool) -> list[dict]:
+    """``lakshman.tcp_sensitivity``'s grid: both readings of the TCP (:data:`TCP_READINGS`) in Figs. 2 and
+    10's cases, every discipline and buffer, five seeds (one in quick mode)."""
     return grid(tcp=list(TCP_READINGS), case=list(SENSITIVITY_CASES), discipline=list(DISCIPLINES),
                 buffer=buffers(quick), seed=seeds(quick) if quick else list(SENSITIVITY_SEEDS))
 
 
 def sensitivity_point(point: dict, quick: bool) -> xr.Dataset:
+    """One point of ``lakshman.tcp_sensitivity``: its case's sources under its reading of the TCP; the
+    total throughput, timeouts and fast retransmits."""
     rtts, _ = TOTAL_FIGURES[point["case"]]
     return simulate_point(rtts, discipline_port(point["discipline"], point["buffer"]), point["seed"], quick,
                           TCP_READINGS[point["tcp"]])[["total_throughput", "timeouts", "fast_retransmits"]]
@@ -214,6 +228,8 @@ def sensitivity_point(point: dict, quick: bool) -> xr.Dataset:
 
 # --- Figs. 11-14: RED ---------------------------------------------------------------------------------------
 def red_points(red_ones: tuple[float, ...]):
+    """The ``points`` of a RED figure: its RED_one values (Fig. 13's two in quick mode), every buffer
+    and seed."""
     def points(quick: bool) -> list[dict]:
         ones = list(FIG13_RED_ONE) if quick else list(red_ones)
         return grid(red_one=ones, buffer=buffers(quick), seed=seeds(quick))
@@ -221,6 +237,8 @@ def red_points(red_ones: tuple[float, ...]):
 
 
 def red_runner(target: str):
+    """The ``run_point`` of a RED figure (:data:`RED_FIGURES`): :data:`RED_SOURCES` sources of 60 ms
+    behind RED per cell or per frame, at the tail or the front, of the point's RED_one and buffer."""
     frames, at_front, _, _ = RED_FIGURES[target]
 
     def run_point(point: dict, quick: bool) -> xr.Dataset:
@@ -230,11 +248,14 @@ def red_runner(target: str):
 
 
 def fig14_points(quick: bool) -> list[dict]:
+    """Fig. 14's grid: RED_full / RED_one (:data:`FIG14_RATIOS`, the two ends in quick mode) and seeds."""
     ratios = [FIG14_RATIOS[0], FIG14_RATIOS[-1]] if quick else list(FIG14_RATIOS)
     return grid(ratio=ratios, seed=seeds(quick))
 
 
 def fig14_run(point: dict, quick: bool) -> xr.Dataset:
+    """One point of Fig. 14: six sources of 60 ms behind frame-level RED of the point's ratio in a
+    2304-cell buffer (lakshman 5)."""
     port = red_port(FIG14_BUFFER, RED_FULL / point["ratio"], RED_FULL, frames=True)
     return simulate_point((NOMINAL_RTT_S,) * FIG14_SOURCES, port, point["seed"], quick)
 
@@ -261,6 +282,7 @@ def warning_delays(ds: xr.Dataset) -> np.ndarray:
 
 
 def early_warning_points(quick: bool) -> list[dict]:
+    """The early-warning figure's grid: one run per discipline (:data:`EARLY_WARNING`)."""
     return grid(discipline=list(DISCIPLINES))
 
 
@@ -307,6 +329,7 @@ def running_throughput(ds: xr.Dataset, edges: np.ndarray) -> np.ndarray:
 
 
 def convergence_points(quick: bool) -> list[dict]:
+    """``lakshman.convergence``'s grid: one long run per case (:data:`CONVERGENCE`) and discipline."""
     return grid(case=list(CONVERGENCE["cases"]), discipline=list(DISCIPLINES))
 
 

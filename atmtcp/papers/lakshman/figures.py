@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ...experiment import each_point
 from ...statistics import interval
 from .experiments import CONVERGENCE, DURATION_S, RED_FULL, WARMUP_S
 from .scenario import BETA_ONE_CELLS, LABELS, NOMINAL_RTT_S, beta
@@ -120,14 +121,11 @@ def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
     """``lakshman.tcp_sensitivity`` per case, reading and buffer: each discipline's total throughput and the
     timeouts per run (means over the seeds)."""
     rows = []
-    for case in ds.case.values:
-        for tcp in ds.tcp.values:
-            for buffer in ds.buffer.values:
-                at = ds.sel(case=case, tcp=tcp, buffer=buffer)
-                rows.append({"case": case, "TCP": tcp, "buffer": int(buffer),
-                             **{LABELS[k]: float(at.total_throughput.sel(discipline=k).mean("seed"))
-                                for k in ds.discipline.values},
-                             "timeouts per run": float(at.timeouts.mean())})
+    for point, at in each_point(ds, "case", "tcp", "buffer"):
+        rows.append({"case": point["case"], "TCP": point["tcp"], "buffer": int(point["buffer"]),
+                     **{LABELS[k]: float(at.total_throughput.sel(discipline=k).mean("seed"))
+                        for k in ds.discipline.values},
+                     "timeouts per run": float(at.timeouts.mean())})
     return pd.DataFrame(rows).set_index(["case", "TCP", "buffer"]).round(3)
 
 
@@ -302,13 +300,11 @@ def convergence_table(ds: xr.Dataset) -> pd.DataFrame:
     """Per long run: the running mean after the measured time of the other runs and at the end."""
     measured = DURATION_S - WARMUP_S
     rows = []
-    for case in ds.case.values:
-        for k in ds.discipline.values:
-            y = ds.running_throughput.sel(case=case, discipline=k)
-            at = float(y.sel(measured_s=measured, method="nearest"))
-            end = float(y.isel(measured_s=-1))
-            rows.append({"case": case, "discipline": LABELS[k], f"after {measured:g} s": at,
-                         f"after {float(ds.measured_s[-1]):g} s": end, "difference": at - end})
+    for point, y in each_point(ds.running_throughput, "case", "discipline"):
+        at = float(y.sel(measured_s=measured, method="nearest"))
+        end = float(y.isel(measured_s=-1))
+        rows.append({"case": point["case"], "discipline": LABELS[point["discipline"]], f"after {measured:g} s": at,
+                     f"after {float(ds.measured_s[-1]):g} s": end, "difference": at - end})
     return pd.DataFrame(rows).set_index(["case", "discipline"]).round(3)
 
 

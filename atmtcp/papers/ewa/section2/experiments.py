@@ -172,16 +172,20 @@ SENSITIVITY_POLICIES = {"drop_tail": "ewa.fig5", "drop_from_front": "ewa.fig7", 
 
 
 def study_seeds(quick: bool) -> list[int]:
+    """The seeds of the section 2 studies (fewer in quick mode)."""
     return list(range(QUICK_SENSITIVITY_SEEDS if quick else SENSITIVITY_SEEDS))
 
 
 def sensitivity_points(quick: bool) -> list[dict]:
+    """``ewa.tcp_sensitivity``'s grid: each policy, each reading of the TCP (the first and last in quick
+    mode), the seeds."""
     readings = list(TCP_READINGS)
     return grid(policy=list(SENSITIVITY_POLICIES), tcp=[readings[0], readings[-1]] if quick else readings,
                 seed=study_seeds(quick))
 
 
 def sensitivity_point(point: dict, quick: bool) -> xr.Dataset:
+    """One point of ``ewa.tcp_sensitivity``: the ten connections at the point's policy under its reading of the TCP."""
     return summarized_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"],
                           **TCP_READINGS[point["tcp"]])[STUDY_VARIABLES]
 
@@ -206,12 +210,16 @@ RED_STUDY_POLICIES = {"red_0.02": "ewa.fig9", "red_0.05": "ewa.fig11"}
 
 
 def red_study_points(quick: bool) -> list[dict]:
+    """``ewa.red_study``'s grid: each RED policy, each variant of :data:`RED_VARIANTS` (two in quick mode), each
+    reading of the TCP, the seeds."""
     variants = list(RED_VARIANTS)
     return grid(policy=list(RED_STUDY_POLICIES), red=variants[:2] if quick else variants,
                 tcp=list(RED_STUDY_READINGS), seed=study_seeds(quick))
 
 
 def red_study_point(point: dict, quick: bool) -> xr.Dataset:
+    """One point of ``ewa.red_study``: the run's utilization and fairness per phase, timeouts, fast retransmits,
+    drops by reason, AAP-1's mean queue after 1 s and the loss regime's variables."""
     ds = summarized_run(RED_STUDY_POLICIES[point["policy"]], point["seed"], red=RED_VARIANTS[point["red"]],
                         **RED_STUDY_READINGS[point["tcp"]])
     ds["mean_queue_packets"] = xr.DataArray(float(ds.queue_packets.sel(sample_time=slice(REGIME_AFTER_S, None)).mean()),
@@ -232,12 +240,14 @@ perfect ACK clock of the paper's one-way scenario."""
 
 
 def two_way_points(quick: bool) -> list[dict]:
+    """The two-way traffic study's grid: each policy, each reading (with or without reverse traffic), the seeds."""
     readings = list(TWO_WAY_READINGS)
     return grid(policy=list(SENSITIVITY_POLICIES)[:2] if quick else list(SENSITIVITY_POLICIES),
                 tcp=readings[:2] if quick else readings, seed=study_seeds(quick))
 
 
 def two_way_point(point: dict, quick: bool) -> xr.Dataset:
+    """One point of the two-way traffic study: the ten connections under the point's reading."""
     reading, two_way = TWO_WAY_READINGS[point["tcp"]]
     return summarized_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"], two_way=two_way,
                           **reading)[STUDY_VARIABLES]

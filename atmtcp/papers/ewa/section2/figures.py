@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ....experiment import each_point
 from ....statistics import interval
 from ..shared.figures import l1_utilization_figure, over_seeds
 from ..shared.scenario import BUFFER_BYTES, PHASES
@@ -157,18 +158,15 @@ def red_study_table(ds: xr.Dataset) -> pd.DataFrame:
     per phase, the timeouts of all ten connections, AAP-1's mean queue after 1 s, and RED's drops: early
     (between the thresholds) and forced (average at or above max_th, or 2 max_th when gentle)."""
     rows = []
-    for policy in ds.policy.values:
-        for red in ds.red.values:
-            for tcp in ds.tcp.values:
-                at = ds.sel(policy=policy, red=red, tcp=tcp)
-                drops = at.drops_by_reason.mean("seed")
-                rows.append({"policy": policy, "RED": red, "TCP": tcp,
-                             **{f"utilization {name}": float(at.utilization_phase.sel(phase=name).mean())
-                                for name, _, _ in PHASES},
-                             "timeouts": float(at.timeouts.sum("source").mean()),
-                             "mean queue": float(at.mean_queue_packets.mean()),
-                             "early drops": float(drops.sel(router_drop_reason="early")),
-                             "forced drops": float(drops.sel(router_drop_reason="forced"))})
+    for point, at in each_point(ds, "policy", "red", "tcp"):
+        drops = at.drops_by_reason.mean("seed")
+        rows.append({"policy": point["policy"], "RED": point["red"], "TCP": point["tcp"],
+                     **{f"utilization {name}": float(at.utilization_phase.sel(phase=name).mean())
+                        for name, _, _ in PHASES},
+                     "timeouts": float(at.timeouts.sum("source").mean()),
+                     "mean queue": float(at.mean_queue_packets.mean()),
+                     "early drops": float(drops.sel(router_drop_reason="early")),
+                     "forced drops": float(drops.sel(router_drop_reason="forced"))})
     return pd.DataFrame(rows).set_index(["policy", "RED", "TCP"])
 
 

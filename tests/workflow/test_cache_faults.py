@@ -51,6 +51,7 @@ def aot_copy(tmp_path, monkeypatch):
     shutil.copyfile(sources.AOT_PATH, copy)
     monkeypatch.setattr(entry, "AOT_PATH", copy)
     monkeypatch.setattr(aot, "AOT_PATH", copy)
+    monkeypatch.setattr(entry, "prebuilt_path", lambda: tmp_path / "no-prebuilt.so")  # (a wheel's, after make wheel)
     return copy
 
 

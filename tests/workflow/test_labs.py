@@ -9,7 +9,7 @@ from atmtcp.labs import LABS, Grader
 from atmtcp.labs.build import BEGIN, END, SOLUTION_TAG, build, grade, student_code
 from atmtcp.labs.checks import PUBLIC
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "notebooks" / "labs"
 HIDDEN = SOURCE / "hidden"
 NOTEBOOKS = sorted(SOURCE.glob("*.ipynb"))

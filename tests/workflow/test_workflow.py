@@ -13,7 +13,7 @@ import pytest
 from atmtcp.experiments import PAPER_EXPERIMENTS, STUDY_EXPERIMENTS
 from atmtcp.papers import notebooks
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # the snakemake of the environment running the tests (.venv/bin/snakemake next to .venv/bin/python)
 SNAKEMAKE = Path(sys.executable).parent / "snakemake"
 

@@ -20,7 +20,7 @@ from atmtcp.kernel.aal5 import packet_cells
 from atmtcp.papers.lakshman import scenario as lakshman
 from atmtcp.runner import run_experiment
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # --- the grid -------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 from workflow_plan import CLUSTER_RESOURCES, missing_resources, planned_jobs, rule_table  # noqa: E402
 

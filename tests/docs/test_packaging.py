@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml  # pyyaml is a runtime dependency of atmtcp (pyproject [project.dependencies])
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 REQ = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:>=\s*([0-9][0-9A-Za-z.\-]*))?\s*$")
 
 

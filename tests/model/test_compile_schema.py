@@ -15,7 +15,7 @@ from atmtcp.kernel.tables import FIXED_COLUMNS, TABLES
 from atmtcp.papers.ewa.shared.scenario import ewa_network
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
-COMPILE_DIR = Path(__file__).resolve().parents[1] / "atmtcp" / "compile"
+COMPILE_DIR = Path(__file__).resolve().parents[2] / "atmtcp" / "compile"
 KERNEL_DIR = COMPILE_DIR.parent / "kernel"
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUTSIDE = re.compile(r"(?<![\w./-])(?:\.\./)?shared/|REPRODUCTION\.md|DESIGN\.md|STYLE\.md")
 PAPERS = ("goyal1998", "goyal1997", "cheon", "lakshman", "ewa")
 

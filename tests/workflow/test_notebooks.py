@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CELL_TIMEOUT_S = 900
 """A cell that takes longer fails the test instead of hanging the suite (quick cells take seconds)."""
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -221,7 +221,7 @@ def test_git_strips_outputs_from_notebooks_on_add(tmp_path):
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     assert "notebooks/*.ipynb filter=strip-notebook-outputs" in (root / ".gitattributes").read_text()
     assert "filter.strip-notebook-outputs.clean" in (root / "Makefile").read_text()
     script = [sys.executable, str(root / "scripts" / "strip_notebook.py")]

@@ -11,7 +11,7 @@ from atmtcp.claims import Claim
 from atmtcp.experiment import Experiment
 from atmtcp.papers import EXPERIMENTS, PAPERS, notebooks, paper_of, title_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_package_is_found_in_order():

@@ -11,7 +11,7 @@ import pytest
 import atmtcp.papers as papers
 from atmtcp import tcp_settings as ts
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 import atmtcp_docs  # noqa: E402
 

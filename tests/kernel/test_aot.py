@@ -58,6 +58,7 @@ def test_a_run_with_the_aot_module_imports_no_numba(aot_runner):
 
 def test_entry_falls_back_to_the_jit_without_the_module(monkeypatch, tmp_path):
     monkeypatch.setattr(entry, "AOT_PATH", tmp_path / "absent.so")
+    monkeypatch.setattr(entry, "prebuilt_path", lambda: tmp_path / "no-prebuilt.so")
     monkeypatch.setattr(entry, "_chosen", None)
     assert entry.kernel_entry() is entry.jit_runner() and entry.entry_kind() == "jit"
 

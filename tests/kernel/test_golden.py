@@ -1,10 +1,10 @@
 """Golden results: a handful of short runs, one per kernel path, must give exactly the results
-recorded in ``tests/golden.json``.
+recorded in ``tests/kernel/golden.json``.
 
 A change to the kernel, the compiler or the model that moves any counter of these runs fails
 here. When the change of results is intended, regenerate the file and say why in the commit:
 
-    .venv/bin/python tests/test_golden.py --update
+    .venv/bin/python tests/kernel/test_golden.py --update
 
 The file holds, per scenario, the SHA-256 of every variable of the run's Dataset, so it covers
 goodput, retransmissions, timeouts, per-port counters and drop reasons, and traces. A variable
@@ -89,13 +89,13 @@ def compute() -> dict[str, dict[str, str]]:
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_run_gives_its_golden_result(name):
     golden = json.loads(GOLDEN.read_text())
-    assert name in golden, f"no golden digests for {name!r}: run `python tests/test_golden.py --update`"
+    assert name in golden, f"no golden digests for {name!r}: run `python tests/kernel/test_golden.py --update`"
     now = digests(atmtcp.simulate(SCENARIOS[name]()))
     missing = sorted(set(golden[name]) - set(now))
     moved = sorted(v for v in golden[name] if v in now and now[v] != golden[name][v])
     assert not missing and not moved, (
-        f"{name}: variables missing {missing}, variables whose values differ from tests/golden.json "
-        f"{moved}. If the change is intended, regenerate the file (python tests/test_golden.py --update) "
+        f"{name}: variables missing {missing}, variables whose values differ from tests/kernel/golden.json "
+        f"{moved}. If the change is intended, regenerate the file (python tests/kernel/test_golden.py --update) "
         "and explain the difference in the commit message.")
 
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "atmtcp"
 
 
 PAPER_IMPORTERS = (
     "atmtcp.atlas",         # the atlas runs every paper's scenarios under every policy and TCP
-    "atmtcp.default_run",   # `atmtcp run` and `atmtcp bench` default to goyal1998's N-source configuration
     "atmtcp.bench",         # the benchmark times a scenario of each paper
     "atmtcp.validation",    # the cross-check runs the papers' scenarios in an independent simulator
 )
@@ -114,9 +113,9 @@ def test_no_import_cycle():
 
 def test_the_graph_sees_relative_function_level_and_absolute_imports():
     graph = import_graph()
-    assert "atmtcp.papers.goyal1998.scenario" in graph["atmtcp.default_run"]      # from .papers.goyal1998.scenario
+    assert "atmtcp.n_source" in graph["atmtcp.default_run"]                       # from .n_source import ...
     assert "atmtcp.default_run" in graph["atmtcp.cli"]                            # inside cmd_run
-    assert "atmtcp.papers.goyal1998.interface" in graph["atmtcp.papers.goyal1998"]  # inside __getattr__
+    assert "atmtcp.papers.ewa.section4.scenario" in graph["atmtcp.bench"]          # inside scenario_run
     assert {"atmtcp.model", "atmtcp.simulate"} <= graph["atmtcp"]
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
@@ -134,4 +133,4 @@ def test_a_paper_package_is_imported_only_by_its_own_and_the_allowed_modules():
                    if paper_of(b) is not None and not may_import_paper(a, paper_of(b)))
     assert not wrong, f"imports of a paper's package from outside it: {wrong}"
     importers = {a for a, targets in graph.items() for b in targets if paper_of(b) and not paper_of(a)}
-    assert {a.split(".")[1] for a in importers} == {"atlas", "default_run", "bench", "validation"}
+    assert {a.split(".")[1] for a in importers} == {"atlas", "bench", "validation"}

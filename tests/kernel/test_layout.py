@@ -16,7 +16,7 @@ from atmtcp.simulate import warm_up_run
 
 KERNEL = Path(tables.__file__).parent
 SHARED = {"PKT_TS": "PKT_NEXT_FREE"}
-"""The one column with two names (``tests/test_shared_columns.py`` proves the uses never overlap)."""
+"""The one column with two names (``tests/kernel/test_shared_columns.py`` proves the uses never overlap)."""
 NAMELESS = {"trace_i": 2, "droplog": 5, "rq_ring": 2}
 """Tables of a fixed width whose columns have no names in the layout."""
 TABLE_HEADER = re.compile(r"^# === table ``(\w+)``")

@@ -1,6 +1,6 @@
 """The notebooks' prose against the tracked full runs (issue 26): every number or direction a markdown
 cell states about our results, where it is the section's point, is checked here against the files the
-full runs wrote under ``figures/`` (the notebooks run only in quick mode in ``tests/test_notebooks.py``,
+full runs wrote under ``figures/`` (the notebooks run only in quick mode in ``tests/workflow/test_notebooks.py``,
 where the full runs' numbers do not hold). The numbers the prose merely reports are printed by the cells
 instead. Each test quotes the sentences it guards and names the file and columns it reads; a number is
 compared at the precision the prose prints it, so each test fails when a full run moves a number the
@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "figures"
 BEFORE_THE_RULE = "213f314"
 """The last commit before issue 21's rule for what a paper leaves unsaid (NOTES.md, "Fidelity part 2":
