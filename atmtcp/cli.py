@@ -11,6 +11,7 @@ import warnings
 
 from . import __version__
 from . import model as m
+from . import supervise
 
 def _number(kind, low, high, low_open=False, unit=""):
     """An argparse type: a finite ``kind`` in [low, high] (or (low, high] when ``low_open``).
@@ -386,6 +387,7 @@ class _sigterm_as_interrupt:
 
     def __enter__(self):
         _sigterm_as_interrupt.received = signal.SIGINT
+        supervise.forget_interrupt()
         try:
             self.previous = signal.signal(signal.SIGTERM, self._terminate)
         except ValueError:  # not the main thread: signals are not ours to handle
@@ -394,7 +396,7 @@ class _sigterm_as_interrupt:
     @staticmethod
     def _terminate(signum, frame):
         _sigterm_as_interrupt.received = signal.SIGTERM
-        raise KeyboardInterrupt
+        supervise.interrupt(signum, frame)
 
     def __exit__(self, *exc):
         if self.previous is not None:

@@ -40,7 +40,7 @@ import numpy as np
 import xarray as xr
 from tqdm.auto import tqdm
 
-from . import __version__, run_cache
+from . import __version__, run_cache, supervise
 from .experiments import EXPERIMENTS
 from .papers import PAPERS, citation, paper_of
 from .dependencies import experiment_hash
@@ -253,6 +253,7 @@ def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | 
     if jobs == 1 or len(points) == 1:
         results = []
         for p in tqdm(points, desc=label, unit="run"):
+            supervise.raise_if_interrupted()
             results.append(_run_point(experiment_id, p, quick, cache))
             console.update(len(results))
         return results
@@ -262,11 +263,12 @@ def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | 
         warm_kernel()  # compile (or load) once here; the forked workers inherit the machine code
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(points)), mp_context=context, initializer=_die_with_parent,
                                initargs=(os.getpid(),))
-    previous_term = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM: stop like SIGINT
+    previous_term = signal.signal(signal.SIGTERM, supervise.interrupt)  # SIGTERM: stop like SIGINT
     try:
         futures = [pool.submit(_run_point, experiment_id, p, quick, cache) for p in points]
         results = []
         for future in tqdm(futures, desc=label, unit="run"):
+            supervise.raise_if_interrupted()
             results.append(future.result())
             console.update(len(results))
     except BaseException:

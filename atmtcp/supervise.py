@@ -21,6 +21,33 @@ import time
 
 from .kernel import layout as L
 
+_interrupt_requested = False
+
+
+def interrupt(signum=None, frame=None):
+    """A signal handler that stops the command as Ctrl-C does: it raises ``KeyboardInterrupt``, and first
+    remembers that it was asked to, because Python swallows an exception raised while a finalizer or a
+    weakref callback runs (it only prints "Exception ignored in ..."): :func:`raise_if_interrupted` raises
+    it again at the next point of an experiment (a SIGTERM that came during a garbage collection once let an
+    experiment run to its end and write its file)."""
+    global _interrupt_requested
+    _interrupt_requested = True
+    raise KeyboardInterrupt
+
+
+def raise_if_interrupted() -> None:
+    """Raise ``KeyboardInterrupt`` if :func:`interrupt` ran since :func:`forget_interrupt` (its own raise
+    may have been swallowed)."""
+    if _interrupt_requested:
+        raise KeyboardInterrupt
+
+
+def forget_interrupt() -> None:
+    """Start a command with no interrupt requested."""
+    global _interrupt_requested
+    _interrupt_requested = False
+
+
 CANCELLED = 1 << 40
 """The status :func:`call_kernel` writes to stop a running kernel: no bit the kernel itself sets."""
 POLL_S = 0.1

@@ -109,3 +109,19 @@ def test_no_estimate_inside_an_experiment(monkeypatch, capsys):
     with supervise.quiet():
         assert supervise.Estimate(np.zeros(64, np.int64)).done
     assert not supervise.Estimate(np.zeros(64, np.int64)).done
+
+
+def test_an_interrupt_python_swallowed_is_raised_again_at_the_next_point():
+    """A KeyboardInterrupt raised by the signal handler while a weakref callback runs is only printed by
+    Python ("Exception ignored in ..."); the handler remembers it, and the next point raises it again (CI once
+    saw a SIGTERM so swallowed let a quick experiment write its file)."""
+    from atmtcp import supervise
+    supervise.forget_interrupt()
+    supervise.raise_if_interrupted()  # nothing requested: nothing raised
+    with pytest.raises(KeyboardInterrupt):
+        supervise.interrupt()
+    # the raise above stands for one Python swallowed; the request is still there
+    with pytest.raises(KeyboardInterrupt):
+        supervise.raise_if_interrupted()
+    supervise.forget_interrupt()
+    supervise.raise_if_interrupted()
