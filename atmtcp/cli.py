@@ -382,7 +382,8 @@ def _cache_errors() -> tuple[type[Exception], ...]:
 
 class _sigterm_as_interrupt:
     """While a command runs, SIGTERM stops it as Ctrl-C does (:func:`_interrupted`), and the signal
-    that stopped it is remembered for the exit code."""
+    that stopped it is remembered for the exit code; both handlers remember the request
+    (:func:`atmtcp.supervise.interrupt`), so that one Python swallowed is raised again at the next point."""
     received = None
 
     def __enter__(self):
@@ -390,6 +391,7 @@ class _sigterm_as_interrupt:
         supervise.forget_interrupt()
         try:
             self.previous = signal.signal(signal.SIGTERM, self._terminate)
+            self.previous_int = signal.signal(signal.SIGINT, supervise.interrupt)  # Ctrl-C, remembered too
         except ValueError:  # not the main thread: signals are not ours to handle
             self.previous = None
 
@@ -401,6 +403,7 @@ class _sigterm_as_interrupt:
     def __exit__(self, *exc):
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
+            signal.signal(signal.SIGINT, self.previous_int)
 
 
 def _interrupted(args, error: KeyboardInterrupt) -> int:
