@@ -32,7 +32,20 @@ def interrupt(signum=None, frame=None):
     experiment run to its end and write its file)."""
     global _interrupt_requested
     _interrupt_requested = True
+    if not getattr(sys.unraisablehook, "quiet_about_interrupts", False):
+        sys.unraisablehook = _quiet_about_interrupts(sys.unraisablehook)
     raise KeyboardInterrupt
+
+
+def _quiet_about_interrupts(previous):
+    """``sys.unraisablehook`` that says nothing of a swallowed ``KeyboardInterrupt`` (Python would print its
+    traceback as "Exception ignored in ..."; :func:`raise_if_interrupted` raises it again) and hands every other
+    unraisable exception to ``previous``."""
+    def hook(unraisable):
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous(unraisable)
+    hook.quiet_about_interrupts = True
+    return hook
 
 
 def raise_if_interrupted() -> None:

@@ -125,3 +125,20 @@ def test_an_interrupt_python_swallowed_is_raised_again_at_the_next_point():
         supervise.raise_if_interrupted()
     supervise.forget_interrupt()
     supervise.raise_if_interrupted()
+
+
+def test_a_swallowed_interrupt_prints_no_traceback(monkeypatch):
+    """The swallowed interrupt is reported through ``sys.unraisablehook``: after :func:`supervise.interrupt` the
+    hook drops a KeyboardInterrupt (no "Exception ignored" traceback on stderr) and passes anything else on."""
+    import sys
+    from types import SimpleNamespace
+    from atmtcp import supervise
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    with pytest.raises(KeyboardInterrupt):
+        supervise.interrupt()
+    sys.unraisablehook(SimpleNamespace(exc_value=KeyboardInterrupt()))
+    other = SimpleNamespace(exc_value=ValueError("kept"))
+    sys.unraisablehook(other)
+    assert seen == [other]
+    supervise.forget_interrupt()
