@@ -114,6 +114,12 @@ def validation_rows(key: str) -> list[dict]:
         return [r for r in csv.DictReader(f) if r["scenario"] in SCENARIOS and SCENARIOS[r["scenario"]].paper == key]
 
 
+def _disagreements(rows: list[dict]) -> tuple[list[dict], str]:
+    """The validation ``rows`` where our number is not the paper's, and how many of them carry each verdict."""
+    differing = [r for r in rows if r["verdict"] in DISAGREEMENTS]
+    return differing, ", ".join(f"{sum(r['verdict'] == v for r in differing)} {v}" for v in DISAGREEMENTS)
+
+
 def _number(text: str) -> str:
     """A number of the CSV at three significant digits; a range or a word (the paper's "20-30") as it is."""
     try:
@@ -128,8 +134,7 @@ def _validation_section(key: str) -> str:
     rows = validation_rows(key)
     if not rows:
         return ""
-    differing = [r for r in rows if r["verdict"] in DISAGREEMENTS]
-    counts = ", ".join(f"{sum(r['verdict'] == v for r in differing)} {v}" for v in DISAGREEMENTS)
+    differing, counts = _disagreements(rows)
     lines = [f"The [validation page](../../validation.md) runs {len(rows)} numbers of this paper's scenarios in "
              f"an independent simulator as well. In {len(differing)} of them our number is not the paper's "
              f"({counts}); those rows, with the paper's value, ours (mean and 90 % interval over our seeds) and "
@@ -314,9 +319,8 @@ def _validation_summary() -> str:
     the paper page's rows."""
     lines = []
     for key in _papers().PAPERS:
-        differing = [r for r in validation_rows(key) if r["verdict"] in DISAGREEMENTS]
+        differing, counts = _disagreements(validation_rows(key))
         if differing:
-            counts = ", ".join(f"{sum(r['verdict'] == v for r in differing)} {v}" for v in DISAGREEMENTS)
             lines.append(f"- [{key}](papers/{key}.md#a-second-simulator-on-the-disagreements): {len(differing)} "
                          f"number{'s' if len(differing) != 1 else ''} where ours is not the paper's, run in a second "
                          f"simulator too: {counts}.")
