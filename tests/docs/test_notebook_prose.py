@@ -311,8 +311,9 @@ def test_cheon_appendix():
 
 def test_cheon_congestion_epoch_and_synchronization():
     """cheon.ipynb: "In the symmetric 500-byte EPD runs the median congestion epoch lasts 1.52 of these
-    RTTs (mean over 10 seeds)"; and over Table 1's runs "RCD +0.758, PPD +0.387, EPD +0.114, ESPD -0.068,
-    the paper's order in 10 of 10 seeds." Reads claims ``congestion_epoch_one_rtt`` and
+    RTTs (mean over 10 seeds)"; and over Table 1's runs "RCD +0.758, PPD +0.387, EPD +0.114, ESPD -0.068, in
+    the paper's order ... EPD's +0.114 is not clearly above our cutoff of 0.1 ... So the claim fails: 4 of its 5
+    points agree, and 7 of 10 seeds, each read alone, hold it." Reads claims ``congestion_epoch_one_rtt`` and
     ``synchronization_rcd_ppd_epd_espd`` of ``cheon/claims.csv``."""
     epoch = claim("cheon", "congestion_epoch_one_rtt")
     assert "mean over 10 seeds" in epoch.detail
@@ -320,7 +321,8 @@ def test_cheon_congestion_epoch_and_synchronization():
     sync = claim("cheon", "synchronization_rcd_ppd_epd_espd")
     for policy, text in (("RCD", "+0.758"), ("PPD", "+0.387"), ("EPD", "+0.114"), ("ESPD", "-0.068")):
         check(numbers_after(sync.detail, policy), text, policy)
-    assert sync.passed and seeds_holding(sync.detail) == (10, 10)
+    assert not sync.passed and seeds_holding(sync.detail) == (7, 10)
+    assert "4 of 5 points agree" in sync.detail
 
 
 # ---------------------------------------------------------------------------------------------- lakshman
