@@ -126,7 +126,8 @@ clean-cache:
 
 # The exact versions `make` installs (requirements/constraints.txt) and conda's environment.yml, both
 # from the same pins; pyproject.toml keeps the ranges for library users. Regenerate after changing the
-# dependencies: make lock (with the docs extra installed, so that its pins are kept too).
+# dependencies: make lock (with the docs extra installed, so that its pins are kept too; the pins of extras not
+# installed here, such as validate's ns3, are kept from the previous lock and named on the way).
 lock: $(VENV)/.docs
-	$(BIN)/python -m pip freeze --exclude-editable | grep -iv '^atmtcp' > requirements/constraints.txt
+	$(BIN)/python scripts/lock_pins.py requirements/constraints.txt
 	$(BIN)/python scripts/environment_yml.py requirements/constraints.txt > environment.yml

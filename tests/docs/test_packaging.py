@@ -118,3 +118,19 @@ def test_binder_builds_from_the_repositorys_pins():
     steps = [line for line in post_build.read_text().splitlines() if line and not line.startswith("#")]
     assert steps == ["set -euo pipefail", "python -m pip install --no-cache-dir -c requirements/constraints.txt -e .",
                      "atmtcp warm"]
+
+
+def test_lock_keeps_the_pins_of_extras_not_installed_and_takes_the_rest_from_the_environment():
+    """``make lock`` (scripts/lock_pins.py): a pin the environment holds comes from ``pip freeze``; a pin of a
+    package it lacks (an extra such as ``validate`` not installed) is kept from the previous lock and reported;
+    the project itself is never pinned; names compare as PEP 503 does."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lock_pins", ROOT / "scripts" / "lock_pins.py")
+    lock_pins = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lock_pins)
+    frozen = "numpy==2.4.6\nMarkupSafe==3.0.4\natmtcp==1.0.0\n"
+    previous = "markupsafe==3.0.3\nnumpy==2.4.5\nns3==3.44.post0\nCPyCppyy==1.13.0\n"
+    text, kept = lock_pins.merged(frozen, previous)
+    assert text == "CPyCppyy==1.13.0\nMarkupSafe==3.0.4\nns3==3.44.post0\nnumpy==2.4.6\n"
+    assert kept == ["ns3==3.44.post0", "CPyCppyy==1.13.0"]
