@@ -23,8 +23,9 @@ frame carry cells; the rest is section, line and path overhead)."""
 POLICIES = L.POLICY_NAMES
 """The switch drop policies, by the kernel's names (:data:`atmtcp.kernel.layout.POLICY_NAMES`), each
 with its record (:data:`POLICY_RECORDS`)."""
-FRONT_DROPS = ("none", "cell", "frame")
-"""PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none."""
+FRONT_DROPS = L.FRONT_DROP_NAMES
+"""PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none; by the kernel's
+names (:data:`atmtcp.kernel.layout.FRONT_DROP_NAMES`, in the order of its codes)."""
 LOSS_DETECTIONS = L.LOSS_DETECTION_NAMES
 """How a TCP learns of a loss: the retransmission timeout only, also three duplicate ACKs (goyal1998 5.1),
 or also the SACK option's blocks (5.4.1); by the kernel's names
@@ -47,15 +48,21 @@ FLAVORS = tuple(FLAVOR_AXES)
 FLAVOR_LABELS = {"vanilla": "vanilla", "reno": "Reno", "newreno": "New Reno", "sack": "SACK"}
 """Each flavour's name as the papers print it (ns-3's ``GetName()``), for tables and figures; one for each
 of :data:`FLAVORS` (``tests/model/test_lists.py``)."""
-INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
-SSTHRESH_RULES = ("half_cwnd", "bsd")
-"""ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
+INCREASE_RULES = L.INCREASE_RULE_NAMES
+"""Congestion avoidance's increase per ACK (:class:`TcpConfig` ``increase``): goyal1998 2's mss*mss/cwnd in
+real numbers, 4.4BSD's integer mss*mss/cwnd + mss/8, the integer mss*mss/cwnd alone (goyal1997's stall), or
+that increase once every ``increase_every_n`` ACKs; by the kernel's names
+(:data:`atmtcp.kernel.layout.INCREASE_RULE_NAMES`, in the order of its codes ``INC_*``)."""
+SSTHRESH_RULES = L.SSTHRESH_RULE_NAMES
+"""ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2; by the
+kernel's names (:data:`atmtcp.kernel.layout.SSTHRESH_RULE_NAMES`, in the order of its codes ``SS_*``)."""
 ACTIVE_VCS = ("buffered", "routed")
 """How Selective Drop and FBA count active VCs (:class:`SelectiveDrop` ``active_vcs``)."""
-SACK_PIPE_STARTS = ("cwnd-3", "cwnd")
+SACK_PIPE_STARTS = L.SACK_PIPE_START_NAMES
 """SACK's PIPE at the third duplicate ACK: goyal1998 5.4.2's "sets PIPE to CWND - 3", or 5.4.1's "PIPE is set
 to the value of CWND" (plus one for the fast retransmission, "When a segment is sent, PIPE is incremented by
-one"). The order is the kernel's codes."""
+one"); by the kernel's names (:data:`atmtcp.kernel.layout.SACK_PIPE_START_NAMES`, in the order of its
+codes ``PIPE_*``)."""
 
 
 class ModelError(ValueError):
