@@ -47,7 +47,23 @@ from . import statistics, words
 class Verdict:
     """A check's answer: ``passed`` on the data it was given, the numbers behind it (``detail``), and
     where the check says so, its ``margins``: per point, how far the point lies on the claimed side
-    (>= 0: holds there; tolerance included), and the ``share`` of points the claim's words ask for."""
+    (>= 0: holds there; tolerance included), and the ``share`` of points the claim's words ask for.
+
+    Parameters
+    ----------
+    passed : bool
+        Whether the claim holds.
+    detail : str
+        The numbers behind it.
+    margins : tuple of float, optional
+        Per point, the margin on the claimed side.
+    share : float
+        The share of the points the words ask for (default every point).
+    rule : str
+        How the seeds were read (:data:`NOISE_MODEL`, :data:`PER_SEED`, or empty).
+    parts : tuple of (int, float), optional
+        (points, share) of each joined statement (:func:`joined`).
+    """
 
     passed: bool
     detail: str
@@ -60,7 +76,12 @@ class Verdict:
     in the order of ``margins``; None: one part, ``share`` of all the points."""
 
     def split(self) -> list[tuple[slice, float]]:
-        """The parts of ``margins`` as (slice, share)."""
+        """The parts of ``margins`` as (slice, share).
+
+        Returns
+        -------
+        list of (slice, float)
+        """
         if self.parts is None:
             return [(slice(0, len(self.margins or ())), self.share)]
         bounds = np.cumsum([0] + [n for n, _ in self.parts])
@@ -68,13 +89,35 @@ class Verdict:
 
 
 def values_text(**values) -> str:
-    """A verdict's numbers as its detail shows them: ``name = value`` to three decimals, comma-separated."""
+    """A verdict's numbers as its detail shows them: ``name = value`` to three decimals, comma-separated.
+
+    Parameters
+    ----------
+    **values : float
+        Name -> value.
+
+    Returns
+    -------
+    str
+    """
     return ", ".join(f"{k} = {v:.3f}" for k, v in values.items())
 
 
 def joined(detail: str, *verdicts: Verdict) -> Verdict:
     """Statements of one claim, each with its own points and share, as one verdict: it holds when each
-    part holds (on one run, and by the noise model part by part)."""
+    part holds (on one run, and by the noise model part by part).
+
+    Parameters
+    ----------
+    detail : str
+        The joined verdict's detail.
+    *verdicts : Verdict
+        The statements' verdicts, each with its margins.
+
+    Returns
+    -------
+    Verdict
+    """
     margins = tuple(m for v in verdicts for m in v.margins)
     return Verdict(all(v.passed for v in verdicts), detail, margins,
                    parts=tuple((len(v.margins), v.share) for v in verdicts))
@@ -93,21 +136,56 @@ class Points:
         self.margins: list[float] = []
 
     def at_least(self, value: float, bound: float) -> bool:
-        """The point holds when ``value >= bound``."""
+        """The point holds when ``value >= bound``.
+
+        Parameters
+        ----------
+        value, bound : float
+            The point's value and the claimed bound.
+
+        Returns
+        -------
+        bool
+        """
         margin = float(value) - float(bound)
         self.margins.append(margin)
         return margin >= 0
 
     def at_most(self, value: float, bound: float) -> bool:
-        """The point holds when ``value <= bound``."""
+        """The point holds when ``value <= bound``.
+
+        Parameters
+        ----------
+        value, bound
+            As for :meth:`at_least`.
+
+        Returns
+        -------
+        bool
+        """
         return self.at_least(-float(value), -float(bound))
 
     def within(self, value: float, centre: float, tolerance: float) -> bool:
-        """The point holds when ``|value - centre| <= tolerance``."""
+        """The point holds when ``|value - centre| <= tolerance``.
+
+        Parameters
+        ----------
+        value, centre, tolerance : float
+            The point's value, the claimed value and how far from it the point may lie.
+
+        Returns
+        -------
+        bool
+        """
         return self.at_least(float(tolerance) - abs(float(value) - float(centre)), 0.0)
 
     def held(self) -> int:
-        """The points whose margin is not negative (the claim holds there)."""
+        """The points whose margin is not negative (the claim holds there).
+
+        Returns
+        -------
+        int
+        """
         return sum(m >= 0 for m in self.margins)
 
     def verdict(self, detail: str, share: float = words.EVERY.value) -> Verdict:
@@ -134,13 +212,35 @@ class Points:
 def no_contradiction(share: float) -> bool:
     """Whether a claim whose words ask for ``share`` of its points also forbids any point that contradicts it:
     the words of every point ("consistently", "for all", :data:`atmtcp.words.EVERY`) do; "by and large" and
-    "sometimes" do not."""
+    "sometimes" do not.
+
+    Parameters
+    ----------
+    share : float
+        The share of points the claim's words ask for.
+
+    Returns
+    -------
+    bool
+    """
     return share >= words.EVERY.value - 1e-12
 
 
 def points_needed(count: int, share: float) -> int:
     """How many of ``count`` points must agree for a claim whose words ask for ``share``: ``ceil(share x
-    count)``, and at least one."""
+    count)``, and at least one.
+
+    Parameters
+    ----------
+    count : int
+        The points.
+    share : float
+        The share the words ask for.
+
+    Returns
+    -------
+    int
+    """
     return max(1, math.ceil(share * count - 1e-9))
 
 
@@ -155,7 +255,21 @@ class Sweep:
     """A threshold of ours that a claim's check uses for one of the paper's words (``word``: "decent",
     "about", ...), read over a range: the constant's ``name``, its ``stated`` value (the one the verdict is
     read at), the ``values`` shown (the stated one among them) and ``check(value)``, the claim's check with
-    the threshold at ``value``."""
+    the threshold at ``value``.
+
+    Parameters
+    ----------
+    word : str
+        The paper's word.
+    name : str
+        Our constant's name.
+    stated : float
+        The value the verdict is read at.
+    values : tuple of float
+        The values shown.
+    check : callable
+        ``check(value)``: the claim's check with the threshold at ``value``.
+    """
 
     word: str
     name: str
@@ -171,7 +285,19 @@ class Sweep:
 @dataclass(frozen=True)
 class Finding:
     """One principal finding of a paper: its words (``quote``), where it stands (``where``), and the
-    claims (:class:`Claim` names) whose verdicts decide it (:mod:`atmtcp.fidelity` marks it)."""
+    claims (:class:`Claim` names) whose verdicts decide it (:mod:`atmtcp.fidelity` marks it).
+
+    Parameters
+    ----------
+    paper : str
+        The paper's key.
+    quote : str
+        Its words.
+    where : str
+        Its section.
+    claims : tuple of str
+        The names of the claims that decide it.
+    """
 
     paper: str
     quote: str
@@ -183,7 +309,30 @@ class Finding:
 class Claim:
     """A paper's sentence (``quote``) as a check on the datasets of ``targets``; with ``seed_share``,
     read on the distribution over seeds (see the module docstring). ``sweeps``: the thresholds of ours its
-    check uses, each also read over a range (:func:`sweep_text`); the verdict stays the stated value's."""
+    check uses, each also read over a range (:func:`sweep_text`); the verdict stays the stated value's.
+
+    Parameters
+    ----------
+    name : str
+        The claim's name (unique in its paper).
+    paper : str
+        The paper's key.
+    quote : str
+        The paper's sentence.
+    targets : tuple of str
+        The targets whose datasets the check reads.
+    check : callable
+        ``check({target: Dataset}) -> Verdict``.
+    seed_share : float, optional
+        Read over the seeds (:func:`seed_verdict`) with this share of seeds; None: the check reads them
+        itself.
+    reads : str
+        How such a check reads the seeds, in words.
+    sweeps : tuple of Sweep
+        Thresholds of ours, each also read over a range.
+    identity : str
+        Why the claim is an identity of the model (empty: it is not).
+    """
 
     name: str
     paper: str
@@ -202,7 +351,17 @@ class Claim:
     def evaluate(self, datasets: dict[str, xr.Dataset]) -> Verdict:
         """The claim's verdict on ``datasets`` (target id -> Dataset): its check, read by the noise model
         over the seeds when ``seed_share`` is set, with each sweep's verdicts added to the detail; a
-        failed verdict naming the targets that are missing."""
+        failed verdict naming the targets that are missing.
+
+        Parameters
+        ----------
+        datasets : dict of str to xarray.Dataset
+            Target id -> its result.
+
+        Returns
+        -------
+        Verdict
+        """
         missing = [t for t in self.targets if t not in datasets]
         if missing:
             return Verdict(False, "missing datasets: " + ", ".join(missing))
@@ -223,7 +382,19 @@ class Claim:
 
 def sweep_text(sweep: Sweep, results) -> str:
     """What a claim's verdict would be at each value of ``sweep``: ``results`` is (value, verdict, (seeds that
-    agree, seeds) or None) per value."""
+    agree, seeds) or None) per value.
+
+    Parameters
+    ----------
+    sweep : Sweep
+        The threshold.
+    results : iterable of tuple
+        ``(value, verdict, (seeds that agree, seeds) or None)`` per value.
+
+    Returns
+    -------
+    str
+    """
     parts = []
     for value, verdict, agreement in results:
         seeds = f" ({agreement[0]} of {agreement[1]} seeds)" if agreement else ""
@@ -232,24 +403,70 @@ def sweep_text(sweep: Sweep, results) -> str:
 
 
 def common_seeds(datasets: dict[str, xr.Dataset]) -> list:
-    """The seeds every dataset with a ``seed`` axis has (empty if none has one)."""
+    """The seeds every dataset with a ``seed`` axis has (empty if none has one).
+
+    Parameters
+    ----------
+    datasets : dict of str to xarray.Dataset
+        Target id -> its result.
+
+    Returns
+    -------
+    list
+    """
     seeded = [set(ds.seed.values.tolist()) for ds in datasets.values() if "seed" in ds.dims]
     return sorted(set.intersection(*seeded)) if seeded else []
 
 
 def seed_mean(ds: xr.Dataset) -> xr.Dataset:
-    """``ds`` with its numeric variables averaged over seeds (NaN runs left out)."""
+    """``ds`` with its numeric variables averaged over seeds (NaN runs left out).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A result, with or without a ``seed`` axis.
+
+    Returns
+    -------
+    xarray.Dataset
+    """
     return ds.mean("seed", skipna=True, keep_attrs=True) if "seed" in ds.dims else ds
 
 
 def seeds_needed(count: int, share: float = SEED_SHARE) -> int:
-    """How many of ``count`` seeds a claim read on distributions needs: ``ceil(share x count)``."""
+    """How many of ``count`` seeds a claim read on distributions needs: ``ceil(share x count)``.
+
+    Parameters
+    ----------
+    count : int
+        The seeds.
+    share : float
+        The share asked for (default :data:`SEED_SHARE`).
+
+    Returns
+    -------
+    int
+    """
     return math.ceil(share * count - 1e-9)
 
 
 def over_seeds(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHARE) -> Verdict:
     """``check`` on the mean over seeds and on each common seed alone: passes when the mean passes
-    and at least ``ceil(share x seeds)`` seeds do."""
+    and at least ``ceil(share x seeds)`` seeds do.
+
+    Parameters
+    ----------
+    check : callable
+        ``check({target: Dataset}) -> Verdict``.
+    datasets : dict of str to xarray.Dataset
+        Target id -> its result.
+    share : float
+        The share of seeds (default :data:`SEED_SHARE`).
+
+    Returns
+    -------
+    Verdict
+    """
     return seed_verdict(check, datasets, share)[0]
 
 
@@ -257,7 +474,18 @@ def seed_verdict(check, datasets: dict[str, xr.Dataset], share: float = SEED_SHA
     """``check`` read on the distribution over the common seeds, with the seeds for which it holds alone
     and the common seeds (0, 0 without a seed axis): by the noise model (:func:`noise_verdict`) where the
     check gives margins at the same points for every seed, else by the mean and ``ceil(share x seeds)``
-    seeds."""
+    seeds.
+
+    Parameters
+    ----------
+    check, datasets, share
+        As for :func:`over_seeds`.
+
+    Returns
+    -------
+    tuple
+        ``(verdict, seeds that agree, common seeds)``.
+    """
     seeds = common_seeds(datasets)
     mean = check({t: seed_mean(ds) for t, ds in datasets.items()})
     if not seeds:
@@ -282,7 +510,18 @@ def _has_points(mean: Verdict, each: list[Verdict]) -> bool:
 def point_agreement(margins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per point (columns of ``margins``, seeds x points): whether the 90 % interval of the mean margin over
     the seeds lies on the claimed side (agrees) and whether it lies wholly on the other (contradicts). A point
-    with one run (a paper's own numbers) has no interval: its one margin is read as it is."""
+    with one run (a paper's own numbers) has no interval: its one margin is read as it is.
+
+    Parameters
+    ----------
+    margins : numpy.ndarray
+        Seeds x points.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(agrees, contradicts)``, one bool per point.
+    """
     bounds = statistics.mean_intervals(margins)
     single = np.isfinite(margins).sum(axis=0) == 1  # one run (a paper's own numbers): read as it is
     bounds[single] = np.nanmax(margins[:, single], axis=0)[:, None]
@@ -296,7 +535,19 @@ border: only its sign matters, and the interval of a mean stays finite."""
 
 def noise_verdict(mean: Verdict, each: list[Verdict]) -> Verdict:
     """The verdict of the noise model (module docstring) from the check's verdict on the mean over seeds
-    (``mean``, its detail and its words' share) and on each seed alone (``each``, their margins)."""
+    (``mean``, its detail and its words' share) and on each seed alone (``each``, their margins).
+
+    Parameters
+    ----------
+    mean : Verdict
+        The check's verdict on the mean over seeds.
+    each : list of Verdict
+        Its verdict on each seed alone, with margins at the same points.
+
+    Returns
+    -------
+    Verdict
+    """
     margins = np.clip(np.array([v.margins for v in each], dtype=float), -FAR, FAR)
     agrees, contradicts = point_agreement(margins)
     texts, passed = [], True
@@ -316,14 +567,36 @@ def noise_verdict(mean: Verdict, each: list[Verdict]) -> Verdict:
 
 def headline(ds: xr.Dataset) -> xr.Dataset:
     """The paper's setup where a check reads one run: seed 0 where the experiment has seeds (a
-    claim with ``seed_share`` hands its check one seed, or the mean, with no ``seed`` axis)."""
+    claim with ``seed_share`` hands its check one seed, or the mean, with no ``seed`` axis).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A result.
+
+    Returns
+    -------
+    xarray.Dataset
+    """
     return ds.sel(seed=0) if "seed" in ds.dims else ds
 
 
 def restricted_to_policies(claim: Claim, policies: tuple[str, ...]) -> Claim:
     """``claim`` read on the table columns ``policies`` only (for studies that ran fewer
     columns, such as goyal1998.ubr_sensitivity). A claim whose check reads fixed columns
-    is returned as it is."""
+    is returned as it is.
+
+    Parameters
+    ----------
+    claim : Claim
+        A claim whose check may take ``policies``.
+    policies : tuple of str
+        The columns.
+
+    Returns
+    -------
+    Claim
+    """
     if "policies" not in inspect.signature(claim.check).parameters:
         return claim
     return replace(claim, name=f"{claim.name} ({', '.join(policies)})",
@@ -340,7 +613,21 @@ def _read_on(claim: Claim, verdict: Verdict) -> str:
 
 def evaluate(datasets: dict[str, xr.Dataset], claims) -> pd.DataFrame:
     """Evaluate ``claims`` (e.g. :func:`atmtcp.papers.claims_of` a paper) on ``datasets``
-    (target id -> Dataset)."""
+    (target id -> Dataset).
+
+    Parameters
+    ----------
+    datasets : dict of str to xarray.Dataset
+        Target id -> its result.
+    claims : iterable of Claim
+        The claims.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per claim: ``claim``, ``paper``, ``targets``, ``quote``, ``passed``, ``detail``, ``read_on``,
+        ``identity``.
+    """
     rows = []
     for claim in claims:
         verdict = claim.evaluate(datasets)

@@ -211,6 +211,8 @@ def cmd_bench(args) -> int:
 
 
 def cmd_labs_build(args) -> int:
+    """``atmtcp labs build``: write the labs' student and solution notebooks from ``--source`` into ``--out``;
+    0."""
     from .labs.build import build
     written = build(args.source, args.out)
     for kind, paths in written.items():
@@ -219,6 +221,8 @@ def cmd_labs_build(args) -> int:
 
 
 def cmd_labs_grade(args) -> int:
+    """``atmtcp labs grade``: grade each notebook and print its checks passed; 1 if any notebook failed a
+    check, else 0."""
     from .labs.build import grade
     failed = 0
     for notebook in args.notebooks:

@@ -47,6 +47,11 @@ def scenario(network: str, sources: int, buffer: int | None, policy: str, tcp: s
     Returns
     -------
     atmtcp.model.Run
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        Naming the argument out of its range (``network`` unknown; the others as the model checks them).
     """
     if network not in NETWORKS:
         raise m.ModelError("scenario", "network", network, f"one of {tuple(NETWORKS)}")

@@ -19,7 +19,31 @@ import xarray as xr
 
 @dataclass(frozen=True)
 class Experiment:
-    """One reproduction target (see the module docstring)."""
+    """One reproduction target (see the module docstring).
+
+    Parameters
+    ----------
+    id : str
+        The target id, ``<paper>.<name>`` (``atmtcp list``).
+    title : str
+        A one-line title.
+    points : callable, optional
+        ``points(quick) -> list of dict``: the grid points; None for a derived experiment.
+    run_point : callable, optional
+        ``run_point(point, quick) -> xarray.Dataset``: one point simulated and reduced.
+    parents : tuple of str
+        The experiments a derived one reads (default none).
+    derive : callable, optional
+        ``derive({parent id: Dataset}) -> Dataset``: a derived experiment's result.
+    notes : str
+        A note kept with the result.
+    attrs : dict
+        Attributes added to the result.
+    parameters : callable, optional
+        ``parameters(quick) -> dict``: the run parameters the grid does not show.
+    finish : callable, optional
+        ``finish(Dataset) -> Dataset``: numbers computed from the whole assembled grid.
+    """
 
     id: str
     title: str
@@ -92,6 +116,18 @@ def cwnd_trace(ds: xr.Dataset, source: int = 0) -> xr.Dataset:
     ``time`` holds every instant either window changed; at each, the value after the last
     change at or before it (several changes at one instant keep the last), so
     ``ds.cwnd.plot()`` draws CWND against time. Before a variable's first record: NaN.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A simulated run whose connection ``source`` was traced (:class:`atmtcp.model.TraceConfig`).
+    source : int
+        The connection.
+
+    Returns
+    -------
+    xarray.Dataset
+        ``cwnd`` and ``ssthresh`` (bytes) over ``time``; ``timeout_time`` and ``fast_retransmit_time``.
     """
     sel = ds.trace_source.values == source
     kind = ds.trace_kind.values[sel]

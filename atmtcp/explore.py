@@ -45,7 +45,19 @@ def lan_run(buffer: int | None = 1000, policy: str = "epd", tcp: str = "reno", s
 
 
 def summary(ds: xr.Dataset) -> dict:
-    """The numbers of one run that a table row needs."""
+    """The numbers of one run that a table row needs.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A simulated N-source run (:func:`atmtcp.simulate.simulate`).
+
+    Returns
+    -------
+    dict
+        ``efficiency``, ``fairness``, ``goodput_mbps``, ``timeouts``, ``fast_retransmits``,
+        ``cells_dropped`` and ``max_queue_cells`` (at the bottleneck).
+    """
     return {
         "efficiency": float(ds.efficiency),
         "fairness": float(ds.fairness),
@@ -79,7 +91,19 @@ def sweep(parameter: str, values, **fixed) -> pd.DataFrame:
 
 
 def plot_run(ds: xr.Dataset, title: str = ""):
-    """Three panels: goodput per source, the bottleneck queue, and the sources' cwnd over time."""
+    """Three panels: goodput per source, the bottleneck queue, and the sources' cwnd over time.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A simulated N-source run whose bottleneck and connections were traced.
+    title : str
+        The figure's title (none by default).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     fig, axes = plt.subplots(1, 3, figsize=(14, 3.6))
     n = ds.sizes["source"]
     axes[0].bar(np.arange(n), ds.goodput_bps.values / 1e6, color="tab:blue")
@@ -98,7 +122,17 @@ def plot_run(ds: xr.Dataset, title: str = ""):
 
 def draw_queue(ax, ds: xr.Dataset, port: str):
     """The queue of the traced ``port`` over time: a cell port's cells (``queue_cells``), or an IP-ATM
-    router port's packets (``queue_packets_sampled``, :mod:`atmtcp.internetwork`)."""
+    router port's packets (``queue_packets_sampled``, :mod:`atmtcp.internetwork`).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    ds : xarray.Dataset
+        A simulated run that sampled ``port``.
+    port : str
+        The port's name, ``"node->neighbor"``.
+    """
     if "queue_cells" in ds and port in ds.traced_port.values:
         queue, unit = ds.queue_cells.sel(traced_port=port), "cells"
     else:
@@ -111,7 +145,17 @@ def draw_queue(ax, ds: xr.Dataset, port: str):
 def draw_windows(ax, ds: xr.Dataset, legend_up_to: int = 8):
     """Each source's (each VC's) congestion window over time: the traced cwnd changes of a cell network,
     or an internetwork's sampled window (``sampled_cwnd``; the smaller of it and the advertised window
-    ``sampled_snd_wnd`` where EWA cuts the latter, ewa 3)."""
+    ``sampled_snd_wnd`` where EWA cuts the latter, ewa 3).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    ds : xarray.Dataset
+        A simulated run with its connections traced or sampled.
+    legend_up_to : int
+        The largest number of sources that gets a legend.
+    """
     n = ds.sizes["source"]
     for s in range(n):
         if "trace_kind" in ds:

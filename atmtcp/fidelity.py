@@ -27,18 +27,47 @@ shown, never counted among the reproduced."""
 
 def document_keys() -> tuple[str, ...]:
     """The documents of the page, in the order of the papers' registry (:data:`atmtcp.papers.PAPERS`):
-    a new paper's package appears without a list to edit."""
+    a new paper's package appears without a list to edit.
+
+    Returns
+    -------
+    tuple of str
+    """
     return tuple(papers.PAPERS)
 
 
 def document_of(target: str) -> str:
-    """``goyal1998.table1`` -> ``goyal1998``."""
+    """``goyal1998.table1`` -> ``goyal1998``.
+
+    Parameters
+    ----------
+    target : str
+        A target id.
+
+    Returns
+    -------
+    str
+        Its document (paper key).
+    """
     return str(target).split(".")[0]
 
 
 def mark(finding: Finding, verdicts: pd.DataFrame) -> tuple[str, str]:
     """(mark, evidence) of ``finding`` from the claims' verdicts (columns claim, passed, detail). A
-    claim missing from ``verdicts`` counts as not passed and is named as missing."""
+    claim missing from ``verdicts`` counts as not passed and is named as missing.
+
+    Parameters
+    ----------
+    finding : atmtcp.claims.Finding
+        A principal finding of a paper.
+    verdicts : pandas.DataFrame
+        The claims' verdicts.
+
+    Returns
+    -------
+    tuple of str
+        The mark (one of :data:`MARKS`, or :data:`IDENTITY`) and the evidence in words.
+    """
     passed, evidence, identities = [], [], []
     for name in finding.claims:
         row = verdicts[verdicts.claim == name]
@@ -66,7 +95,20 @@ def _identity(row: pd.DataFrame) -> str:
 
 
 def findings_table(findings, verdicts: pd.DataFrame) -> pd.DataFrame:
-    """One row per finding: paper, where, the quote, its mark and the evidence."""
+    """One row per finding: paper, where, the quote, its mark and the evidence.
+
+    Parameters
+    ----------
+    findings : iterable of atmtcp.claims.Finding
+        The papers' principal findings.
+    verdicts : pandas.DataFrame
+        The claims' verdicts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``paper``, ``where``, ``finding``, ``mark``, ``evidence``.
+    """
     rows = []
     for finding in findings:
         label, evidence = mark(finding, verdicts)
@@ -77,7 +119,22 @@ def findings_table(findings, verdicts: pd.DataFrame) -> pd.DataFrame:
 
 def documents_table(comparisons: pd.DataFrame, verdicts: pd.DataFrame, targets: dict[str, list[str]]) -> pd.DataFrame:
     """Per document: targets, compared cells, the share inside the interval, the mean ``|difference|`` per
-    kind, model parameters echoed, and the claims passed."""
+    kind, model parameters echoed, and the claims passed.
+
+    Parameters
+    ----------
+    comparisons : pandas.DataFrame
+        Every paper's :func:`atmtcp.reference.comparison`.
+    verdicts : pandas.DataFrame
+        Every paper's claims' verdicts.
+    targets : dict of str to list of str
+        Paper key -> its target ids.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per document of :func:`document_keys`.
+    """
     comparisons = comparisons.assign(document=comparisons.target.map(document_of))
     numbers = agreement(comparisons, by=("document",))
     rows = []
@@ -131,7 +188,20 @@ finding), each finding a sentence with the study's numbers, computed by the note
 
 
 def collect_studies(figures_dir, notebooks: dict[str, tuple[str, ...]]) -> pd.DataFrame:
-    """Every notebook's ``studies.csv`` under ``figures_dir`` (none: an empty table)."""
+    """Every notebook's ``studies.csv`` under ``figures_dir`` (none: an empty table).
+
+    Parameters
+    ----------
+    figures_dir : path-like
+        The figures folder.
+    notebooks : dict of str to tuple of str
+        Notebook name -> its papers (:func:`atmtcp.papers.notebooks`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``paper``, ``target``, ``finding``.
+    """
     from pathlib import Path
 
     frames = [pd.read_csv(Path(figures_dir) / name / STUDIES_FILE) for name in notebooks
@@ -143,7 +213,23 @@ def collect_studies(figures_dir, notebooks: dict[str, tuple[str, ...]]) -> pd.Da
 def page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False,
          studies: pd.DataFrame | None = None) -> str:
     """The Markdown of ``figures/fidelity.md``; ``studies`` (:func:`collect_studies`) adds, per paper,
-    what its studies of the disagreements found."""
+    what its studies of the disagreements found.
+
+    Parameters
+    ----------
+    documents : pandas.DataFrame
+        :func:`documents_table`.
+    findings : pandas.DataFrame
+        :func:`findings_table`.
+    quick : bool
+        Whether the results are the quick mode's (the page says so).
+    studies : pandas.DataFrame, optional
+        :func:`collect_studies`.
+
+    Returns
+    -------
+    str
+    """
     counts = findings.mark.value_counts().reindex([*MARKS, IDENTITY], fill_value=0)
     lines = ["# Fidelity: how close the reproduction comes", ""]
     if quick:
@@ -192,7 +278,18 @@ def _counts_text(counts: pd.Series) -> str:
 
 def verdict_rule_lines(read: tuple[int, int] | None = None) -> list[str]:
     """The fidelity page's section on how a claim reads our seeds, and the table of the papers' words; ``read``:
-    (claims the noise model read, claims) on this page, said in one line (:data:`NOISE_MODEL_READ`)."""
+    (claims the noise model read, claims) on this page, said in one line (:data:`NOISE_MODEL_READ`).
+
+    Parameters
+    ----------
+    read : tuple of int, optional
+        (claims the noise model read, claims counted); None: no such line.
+
+    Returns
+    -------
+    list of str
+        Markdown lines.
+    """
     from . import words
 
     count = ([f"On this page the noise model read {read[0]} of the {read[1]} claims counted"
@@ -225,7 +322,19 @@ def verdict_rule_lines(read: tuple[int, int] | None = None) -> list[str]:
 
 def rst_page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = False) -> str:
     """The fidelity page as reStructuredText, for the first page of the HTML report (no ``|`` in
-    the text: reST reads ``|x|`` as a substitution)."""
+    the text: reST reads ``|x|`` as a substitution).
+
+    Parameters
+    ----------
+    documents, findings : pandas.DataFrame
+        As for :func:`page`.
+    quick : bool
+        Whether the results are the quick mode's.
+
+    Returns
+    -------
+    str
+    """
     from .figures import QUICK_STAMP, rst_table
 
     counts = findings.mark.value_counts().reindex([*MARKS, IDENTITY], fill_value=0)
@@ -244,7 +353,18 @@ def rst_page(documents: pd.DataFrame, findings: pd.DataFrame, quick: bool = Fals
 
 
 def collect(figures_dir, notebooks: dict[str, tuple[str, ...]]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every notebook's ``comparison.csv`` and ``claims.csv`` under ``figures_dir``, concatenated."""
+    """Every notebook's ``comparison.csv`` and ``claims.csv`` under ``figures_dir``, concatenated.
+
+    Parameters
+    ----------
+    figures_dir, notebooks
+        As for :func:`collect_studies`.
+
+    Returns
+    -------
+    tuple of pandas.DataFrame
+        ``(comparisons, verdicts)``.
+    """
     from pathlib import Path
 
     comparisons, verdicts = [], []

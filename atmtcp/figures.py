@@ -129,6 +129,8 @@ def report_summary(paper: str, comparison: pd.DataFrame, verdicts: pd.DataFrame,
 
 
 def rst_table(title: str, table: pd.DataFrame) -> list[str]:
+    """The lines of a reStructuredText ``list-table`` titled ``title`` holding ``table`` (a column
+    MultiIndex joined into one header row, the index as the first columns); empty cells shown as ``-``."""
     flat = table.copy()
     if isinstance(flat.columns, pd.MultiIndex):
         flat.columns = [" ".join(str(c) for c in col).strip() for col in flat.columns]

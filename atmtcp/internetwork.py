@@ -41,6 +41,24 @@ class RouterPolicy:
       given: 0.002, the value of Floyd and Jacobson's own simulations. ``gentle``: Floyd's later
       (2000) ramp of the drop probability from max_p at max_th to 1 at 2 max_th, instead of dropping
       every arrival above max_th (a study, ``ewa.red_study``; off in every paper's run).
+
+    Parameters
+    ----------
+    kind : str
+        ``"drop_tail"``, ``"drop_from_front"`` or ``"red"`` (:data:`ROUTER_POLICIES`).
+    min_th, max_th : float
+        RED's thresholds on the average queue (packets; default 5 and 15).
+    max_p : float
+        RED's drop probability at ``max_th`` (default 0.02).
+    weight : float
+        RED's w_q (default 0.002).
+    gentle : bool
+        Floyd's gentle ramp above ``max_th`` (default False).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     kind: str = "drop_tail"
@@ -87,6 +105,28 @@ class Ewa:
 
     The queue needs a finite buffer (B): ``buffer_packets``, else as many of its largest packets as
     ``buffer_bytes`` holds.
+
+    Parameters
+    ----------
+    feedback : str
+        ``"log"`` or ``"linear"`` (default ``"log"``).
+    alpha : float
+        alpha's initial value (default 1).
+    adaptive : bool
+        Whether alpha adapts (section 3.2; default True).
+    gain : float
+        The average queue's filter gain (default 1/128).
+    low, high : float
+        The thresholds, as shares of B (default 0.2 and 0.6).
+    w_up, w_down : float
+        alpha's additive step and multiplicative factor (default 1/8 and 1 - 1/32).
+    period_s : float
+        The update interval T (s; default 0.01).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     feedback: str = "log"
@@ -122,7 +162,20 @@ class PriorityVc:
     (ewa 4.5: "opening and closing a high-priority ATM connection that shares the same link L1 with
     the aggregate TCP traffic ... the duration of the ON and OFF periods is exponentially
     distributed with a mean of 50 milliseconds. When in the ON state, the high priority connection
-    is allocated 75 Mbits/sec"; :mod:`atmtcp.kernel.priority`). Off at t = 0."""
+    is allocated 75 Mbits/sec"; :mod:`atmtcp.kernel.priority`). Off at t = 0.
+
+    Parameters
+    ----------
+    rate_bps : float
+        The VC's rate while ON (bit/s; default 75 Mbit/s).
+    mean_on_s, mean_off_s : float
+        The mean ON and OFF periods (s; default 0.05 each).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
+    """
 
     rate_bps: float = 75e6
     mean_on_s: float = 0.05
@@ -154,6 +207,28 @@ class RouterPort:
 
     ``ewa``: Explicit Window Adaptation on this port's queue(s), each queue its own instance (ewa 5:
     "each partition must be controlled by a separate instance of EWA"); needs a finite buffer.
+
+    Parameters
+    ----------
+    buffer_bytes : int, optional
+        The bound in IP bytes; None: none.
+    buffer_packets : int, optional
+        The bound in packets; None: none.
+    policy : RouterPolicy
+        The drop policy (default drop tail).
+    per_vc_queues : bool
+        One queue per VC (an AAP only; default False).
+    vc_rate_bps : float, optional
+        Each VC's cell rate (bit/s); None: the link's.
+    ewa : Ewa, optional
+        Explicit Window Adaptation on the queue(s); None: off.
+    priority_vc : PriorityVc, optional
+        A priority VC on the link; None: none.
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     buffer_bytes: int | None = None
@@ -193,6 +268,7 @@ class RouterPort:
 
     @property
     def infinite(self) -> bool:
+        """Whether the buffer is unbounded (neither ``buffer_bytes`` nor ``buffer_packets`` given)."""
         return self.buffer_bytes is None and self.buffer_packets is None
 
 
@@ -208,6 +284,20 @@ class Internetwork:
     loss-free (ewa 2: "an efficient rate allocation algorithm in the ATM network ... providing the
     three VCs with a fair and loss-free environment"): its switches add one cell time and their
     links' delays, and queue nothing.
+
+    Parameters
+    ----------
+    hosts, routers, atm_switches : tuple of str
+        The node names.
+    links : tuple of atmtcp.model.Link
+        The links.
+    router_ports : tuple of (str, RouterPort)
+        Router ports of their own, by name ``"node->neighbour"``.
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     hosts: tuple[str, ...]
@@ -249,8 +339,24 @@ class Internetwork:
                            f"unset at {name!r}: an IP port (only a port towards an ATM switch has VCs)")
 
     def port_names(self) -> set[str]:
+        """Every router port's name, ``"A->B"`` for each direction of each link.
+
+        Returns
+        -------
+        set of str
+        """
         return {f"{l.a}->{l.b}" for l in self.links} | {f"{l.b}->{l.a}" for l in self.links}
 
     def router_port(self, name: str) -> RouterPort:
-        """The configuration of router port ``name`` (an infinite buffer unless given)."""
+        """The configuration of router port ``name`` (an infinite buffer unless given).
+
+        Parameters
+        ----------
+        name : str
+            ``"A->B"``: the port of node A towards node B.
+
+        Returns
+        -------
+        RouterPort
+        """
         return dict(self.router_ports).get(name, RouterPort())

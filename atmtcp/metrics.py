@@ -35,7 +35,19 @@ def max_tcp_throughput_bps(rate_bps: float, mss: int, overhead_bytes: int) -> fl
 
 def framing(mss: int, overhead_bytes: int) -> float:
     """TCP payload bytes per byte on the ATM link: ``MSS / (53 x cells per segment)``
-    (goyal1998 3.2: 512/636 = 80.5 %)."""
+    (goyal1998 3.2: 512/636 = 80.5 %).
+
+    Parameters
+    ----------
+    mss : int
+        The TCP segment's payload (bytes).
+    overhead_bytes : int
+        What AAL5 adds to a segment (:attr:`atmtcp.model.Aal5Config.overhead_bytes`).
+
+    Returns
+    -------
+    float
+    """
     return mss / (packet_cells(mss, overhead_bytes) * CELL_BYTES)
 
 
@@ -68,7 +80,22 @@ def efficiency(throughputs_bps, framings, link_bps: float) -> float:
 def capacity_bps(throughputs_bps, framings, link_bps: float) -> float:
     """The ``C`` for which ``efficiency = sum(x_i) / C``: the bottleneck's rate times the
     connections' goodput-weighted framing (their plain mean when nothing was delivered);
-    for equal framing, :func:`max_tcp_throughput_bps`."""
+    for equal framing, :func:`max_tcp_throughput_bps`.
+
+    Parameters
+    ----------
+    throughputs_bps : array_like
+        Each connection's goodput (bit/s).
+    framings : array_like
+        Each connection's :func:`framing`.
+    link_bps : float
+        The bottleneck link's rate (bit/s).
+
+    Returns
+    -------
+    float
+        ``C`` in bit/s.
+    """
     x = np.asarray(throughputs_bps, dtype=float)
     f = np.asarray(framings, dtype=float)
     if x.sum() == 0:

@@ -23,8 +23,9 @@ frame carry cells; the rest is section, line and path overhead)."""
 POLICIES = L.POLICY_NAMES
 """The switch drop policies, by the kernel's names (:data:`atmtcp.kernel.layout.POLICY_NAMES`), each
 with its record (:data:`POLICY_RECORDS`)."""
-FRONT_DROPS = ("none", "cell", "frame")
-"""PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none."""
+FRONT_DROPS = L.FRONT_DROP_NAMES
+"""PortConfig.drop_from_front: lakshman's Cell-Front and Frame-Front (section 3), or none; by the kernel's
+names (:data:`atmtcp.kernel.layout.FRONT_DROP_NAMES`, in the order of its codes)."""
 LOSS_DETECTIONS = L.LOSS_DETECTION_NAMES
 """How a TCP learns of a loss: the retransmission timeout only, also three duplicate ACKs (goyal1998 5.1),
 or also the SACK option's blocks (5.4.1); by the kernel's names
@@ -47,15 +48,21 @@ FLAVORS = tuple(FLAVOR_AXES)
 FLAVOR_LABELS = {"vanilla": "vanilla", "reno": "Reno", "newreno": "New Reno", "sack": "SACK"}
 """Each flavour's name as the papers print it (ns-3's ``GetName()``), for tables and figures; one for each
 of :data:`FLAVORS` (``tests/model/test_lists.py``)."""
-INCREASE_RULES = ("float", "bsd", "integer", "integer_every_n")
-SSTHRESH_RULES = ("half_cwnd", "bsd")
-"""ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2."""
+INCREASE_RULES = L.INCREASE_RULE_NAMES
+"""Congestion avoidance's increase per ACK (:class:`TcpConfig` ``increase``): goyal1998 2's mss*mss/cwnd in
+real numbers, 4.4BSD's integer mss*mss/cwnd + mss/8, the integer mss*mss/cwnd alone (goyal1997's stall), or
+that increase once every ``increase_every_n`` ACKs; by the kernel's names
+(:data:`atmtcp.kernel.layout.INCREASE_RULE_NAMES`, in the order of its codes ``INC_*``)."""
+SSTHRESH_RULES = L.SSTHRESH_RULE_NAMES
+"""ssthresh after a loss: goyal1998 2's max{2, min{CWND/2, RCVWND}} or 4.4BSD's min(cwnd, wnd)/2; by the
+kernel's names (:data:`atmtcp.kernel.layout.SSTHRESH_RULE_NAMES`, in the order of its codes ``SS_*``)."""
 ACTIVE_VCS = ("buffered", "routed")
 """How Selective Drop and FBA count active VCs (:class:`SelectiveDrop` ``active_vcs``)."""
-SACK_PIPE_STARTS = ("cwnd-3", "cwnd")
+SACK_PIPE_STARTS = L.SACK_PIPE_START_NAMES
 """SACK's PIPE at the third duplicate ACK: goyal1998 5.4.2's "sets PIPE to CWND - 3", or 5.4.1's "PIPE is set
 to the value of CWND" (plus one for the fast retransmission, "When a segment is sent, PIPE is incremented by
-one"). The order is the kernel's codes."""
+one"); by the kernel's names (:data:`atmtcp.kernel.layout.SACK_PIPE_START_NAMES`, in the order of its
+codes ``PIPE_*``)."""
 
 
 class ModelError(ValueError):
@@ -137,24 +144,64 @@ class PolicyRecord:
         return POLICIES[self.code]
 
     def check_buffer(self, buffer_cells: int | None) -> None:
-        """Check the parameters against a port's buffer (cells; ``None``: infinite)."""
+        """Check the parameters against a port's buffer (cells; ``None``: infinite).
+
+        Parameters
+        ----------
+        buffer_cells : int or None
+            The port's buffer (cells); None: infinite.
+
+        Raises
+        ------
+        ModelError
+            If the policy needs the buffer size and the buffer is infinite (or, in a subclass, a threshold
+            lies outside the buffer).
+        """
         _check(buffer_cells is not None or not self.needs_buffer_size, "PortConfig", "policy", self.kind,
                f"not {self.kind!r} with an infinite buffer (its rule uses the buffer size K)")
 
     def may_refuse_at_empty(self, buffer_cells: int) -> bool:
         """Whether a cell that finds the buffer (of ``buffer_cells``) empty may be refused: such a
-        port is never folded into a fixed delay (:mod:`atmtcp.compile.cell_ports`)."""
+        port is never folded into a fixed delay (:mod:`atmtcp.compile.cell_ports`).
+
+        Parameters
+        ----------
+        buffer_cells : int
+            The port's buffer (cells).
+
+        Returns
+        -------
+        bool
+        """
         return False
 
     def kernel_columns(self, buffer_cells: int | None, sessions: int) -> tuple[dict[int, int], dict[int, float]]:
         """The port's columns that carry the policy: ``({P_* column: value}, {PF_* column: value})``
         of the kernel's int64 and float64 port tables, for a buffer of ``buffer_cells`` (``None``:
-        infinite) crossed by the data of ``sessions`` connections."""
+        infinite) crossed by the data of ``sessions`` connections.
+
+        Parameters
+        ----------
+        buffer_cells : int or None
+            The port's buffer (cells); None: infinite.
+        sessions : int
+            The connections whose data cross the port.
+
+        Returns
+        -------
+        tuple of (dict, dict)
+            The int64 columns and the float64 columns, each ``{column: value}``.
+        """
         return {L.P_POLICY: self.code}, {}
 
     @classmethod
     def parameters(cls) -> tuple[str, ...]:
-        """The names of the policy's parameters (its fields)."""
+        """The names of the policy's parameters (its fields).
+
+        Returns
+        -------
+        tuple of str
+        """
         return tuple(f.name for f in dataclasses.fields(cls))
 
 
@@ -206,6 +253,16 @@ class PPD(PolicyRecord):
     buffer is full: discard the cell, capture the VPI/VCI into drop-list" whatever the cell), so the
     VC's next packet is discarded; off, a dropped EOM ends the packet and leaves the VC free
     (:func:`atmtcp.kernel.policies.cell_decision`).
+
+    Parameters
+    ----------
+    capture_eom : bool
+        Whether a dropped EOM cell captures its VC (default False).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     code: ClassVar[int] = L.PPD
@@ -250,6 +307,20 @@ class EPD(_DropList):
     hold one packet each from all 15 TCP connections"). ``keep_eom`` lets the EOM cell of a discarded
     packet through when there is room ("EOM cells enter the buffer whenever the space is available").
     ``capture_eom`` as :class:`PPD`'s.
+
+    Parameters
+    ----------
+    threshold : int, optional
+        R (cells).
+    keep_eom : bool
+        Whether a discarded packet's EOM cell enters when there is room (default True).
+    capture_eom : bool
+        As :class:`PPD`'s (default False).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     code: ClassVar[int] = L.EPD
@@ -310,6 +381,22 @@ class SelectiveDrop(_LoadRatio):
     :data:`ACTIVE_VCS`, "buffered" (the paper's: "a VC is active if it has at least one cell in the
     buffer") or "routed" (every data VC routed through the port; a sensitivity study). ``keep_eom`` and
     ``capture_eom`` as :class:`EPD`'s.
+
+    Parameters
+    ----------
+    threshold : int, optional
+        R (cells).
+    z : float
+        The cutoff Z (default 0.8).
+    active_vcs : str
+        ``"buffered"`` or ``"routed"`` (:data:`ACTIVE_VCS`).
+    keep_eom, capture_eom : bool
+        As :class:`EPD`'s.
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     code: ClassVar[int] = L.SELECTIVE_DROP
@@ -320,7 +407,18 @@ class SelectiveDrop(_LoadRatio):
 class FBA(_LoadRatio):
     """Fair Buffer Allocation (goyal1998 4.2): above R a new packet is dropped when its VC's load
     ratio ``Y * Na / X`` exceeds ``Z * (K - R) / (X - R)``, ``z`` being the linear scale factor Z. The
-    parameters are :class:`SelectiveDrop`'s; the rule needs the buffer size K (no infinite buffer)."""
+    parameters are :class:`SelectiveDrop`'s; the rule needs the buffer size K (no infinite buffer).
+
+    Parameters
+    ----------
+    threshold, z, active_vcs, keep_eom, capture_eom
+        As :class:`SelectiveDrop`'s (``z``: the linear scale factor Z).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, or the buffer is infinite.
+    """
 
     code: ClassVar[int] = L.FBA
     label: ClassVar[str] = "FBA"
@@ -339,6 +437,22 @@ class ESPD(_Thresholded):
     "half of buffer size"), ``droplist_max`` the drop-list threshold, a number of VCs (``None``: "20 %
     of total number of sessions", those whose data cross the port, at least 1), ``drop_timer_s`` the
     drop timer ("25 msec for symmetric roundtrip time simulations and 75 msec for asymmetric").
+
+    Parameters
+    ----------
+    threshold : int, optional
+        Buffer threshold 1 (cells).
+    threshold2 : int, optional
+        Buffer threshold 2 (cells).
+    droplist_max : int, optional
+        The drop-list threshold (VCs).
+    drop_timer_s : float
+        The drop timer (s; default 0.025).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     code: ClassVar[int] = L.ESPD
@@ -363,7 +477,22 @@ class ESPD(_Thresholded):
         return int(round(0.96 * buffer_cells))
 
     def resolved_threshold2(self, buffer_cells: int | None) -> int:
-        """Buffer threshold 2 in cells for a buffer of ``buffer_cells`` (``None`` = infinite)."""
+        """Buffer threshold 2 in cells for a buffer of ``buffer_cells`` (``None`` = infinite).
+
+        Parameters
+        ----------
+        buffer_cells : int or None
+            The port's buffer (cells); None: infinite.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ModelError
+            If the buffer is infinite and ``threshold2`` is not given.
+        """
         if self.threshold2 is not None:
             return self.threshold2
         if buffer_cells is None:
@@ -394,7 +523,22 @@ class CellRED(PolicyRecord):
     """RED as lakshman 2.2 uses it: a drop probability for each buffer occupancy, exponential from
     ``red_one`` (one cell) to ``red_full`` (the buffer full), tested on every arriving cell, or with
     ``red_frames`` on a frame's first cell, dropping whole frames
-    (:func:`atmtcp.kernel.policies.red_decision`). Draws come from the run's seeded stream."""
+    (:func:`atmtcp.kernel.policies.red_decision`). Draws come from the run's seeded stream.
+
+    Parameters
+    ----------
+    red_one : float
+        The drop probability at one cell (default 1e-4).
+    red_full : float
+        The drop probability at a full buffer (default 1).
+    red_frames : bool
+        Whether a frame's first cell is tested and whole frames dropped (default False: every cell).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
+    """
 
     code: ClassVar[int] = L.RED
     label: ClassVar[str] = "RED"
@@ -422,14 +566,42 @@ POLICY_RECORDS = {POLICIES[r.code]: r for r in sorted(
 
 
 def policies_with(parameter: str) -> tuple[str, ...]:
-    """The policies that have ``parameter``, in the order of :data:`POLICIES`."""
+    """The policies that have ``parameter``, in the order of :data:`POLICIES`.
+
+    Parameters
+    ----------
+    parameter : str
+        A field name of a policy record, e.g. ``"threshold"``.
+
+    Returns
+    -------
+    tuple of str
+    """
     return tuple(kind for kind, record in POLICY_RECORDS.items() if parameter in record.parameters())
 
 
 def DropPolicy(kind: str = "tail", **params) -> PolicyRecord:
     """A switch port's drop policy: the record of ``kind`` (one of :data:`POLICIES`) with ``params``,
     e.g. ``DropPolicy("epd", threshold=800)`` is ``EPD(threshold=800)``. A parameter the kind does not
-    have is refused (:class:`ModelError` naming it), unless it is ``None`` (not given)."""
+    have is refused (:class:`ModelError` naming it), unless it is ``None`` (not given).
+
+    Parameters
+    ----------
+    kind : str
+        The policy, one of :data:`POLICIES`.
+    **params
+        The record's fields (:meth:`PolicyRecord.parameters`), e.g. ``threshold``, ``z``.
+
+    Returns
+    -------
+    PolicyRecord
+        The instance of ``kind``'s record (:data:`POLICY_RECORDS`).
+
+    Raises
+    ------
+    ModelError
+        If ``kind`` is unknown, a parameter is not the kind's, or a value is out of range.
+    """
     _check(kind in POLICY_RECORDS, "DropPolicy", "kind", kind, f"one of {POLICIES}")
     record = POLICY_RECORDS[kind]
     own = record.parameters()
@@ -474,6 +646,26 @@ class PortConfig:
 
     The options are off by default; the random ones draw from the run's seeded random stream
     (:attr:`Run.seed`); see :mod:`atmtcp.kernel.held_ports`.
+
+    Parameters
+    ----------
+    buffer_cells : int, optional
+        The buffer (cells); None: infinite.
+    policy : PolicyRecord
+        The drop policy (:func:`DropPolicy`; default tail drop).
+    randomized_tail : bool
+        Randomized tail drop (default False).
+    fan_in : int, optional
+        Its F; None: the port's input ports.
+    slotted : bool
+        Slotted service (default False).
+    drop_from_front : str
+        One of :data:`FRONT_DROPS` (default ``"none"``).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     buffer_cells: int | None = None
@@ -525,6 +717,22 @@ class Link:
     cell before it on the link (FIFO is kept), so that the phases of cell streams that
     meet at a switch drift. Off (0) by default: goyal1997's slides say "delay variation =
     0". A port fed by a link with cell delay variation is always simulated, never folded.
+
+    Parameters
+    ----------
+    a, b : str
+        The nodes.
+    rate_bps : float
+        The line rate (bit/s; default OC-3, :data:`OC3_BPS`).
+    delay_s : float
+        The propagation delay (s; default 5 us, goyal1998's LAN).
+    cdv_s : float
+        The cell delay variation (s; default 0).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     a: str
@@ -557,6 +765,22 @@ class Aal5Config:
     lost cells is discarded (lakshman 3: "Packets with lost cells which cannot be successfully
     reassembled at the ADSU are dropped at the ADSU"; its partial frame drops discard a frame's
     EOM cell too, 2.1).
+
+    Parameters
+    ----------
+    tcpip_header_bytes : int
+        TCP and IP headers (default 40).
+    llc_bytes : int
+        The LLC/SNAP header (default 8).
+    trailer_bytes : int
+        The AAL5 trailer (default 8).
+    delineation : str
+        ``"eom"`` or ``"packet"`` (:data:`DELINEATIONS`; default ``"eom"``).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     tcpip_header_bytes: int = 40
@@ -612,6 +836,52 @@ class TcpConfig:
     The defaults are goyal1998's explicit TCP (section 2). :meth:`bsd44` is 4.4BSD-Lite's, the
     TCP the project uses wherever a paper only names "Reno" or "Jacobson's" (docs/modelling.md, "What a
     paper leaves unsaid").
+
+    Parameters
+    ----------
+    flavor : str
+        One of :data:`FLAVORS` (default ``"reno"``).
+    mss : int
+        The segment's payload (bytes; default 512).
+    rcv_wnd : int
+        The receiver's window (bytes; default 65535).
+    initial_ssthresh : int, optional
+        Slow start's first threshold (bytes); None: ``rcv_wnd``.
+    granularity_s : float
+        One tick of the retransmission timer (s; default 0.1).
+    min_rto_ticks : int
+        The RTO's floor (ticks; default 2).
+    max_rto_s : float
+        The RTO's ceiling (s; default 64).
+    initial_rto_s : float
+        The RTO before the first RTT sample (s; default 3).
+    increase : str
+        Congestion avoidance's rule, one of :data:`INCREASE_RULES` (default ``"float"``).
+    increase_every_n : int
+        N of ``"integer_every_n"`` (ACKs; default 2).
+    delayed_ack : bool
+        Whether the receiver delays its ACKs (every second segment or the timer; default False).
+    delayed_ack_max_s : float
+        The delayed-ACK timer (s; default 0.2).
+    timeout_guard : bool, optional
+        The send_high guard; None: by flavour (:attr:`uses_timeout_guard`).
+    ack_delay_s : float
+        A fixed delay before every ACK (s; default 0).
+    timestamps : bool
+        An RTT sample from every ACK of new data (default False).
+    ssthresh_rule : str
+        One of :data:`SSTHRESH_RULES` (default ``"half_cwnd"``).
+    recovery_exit_opens : bool
+        Whether the ACK ending fast recovery also opens the window (default False).
+    sack_pipe_start : str
+        One of :data:`SACK_PIPE_STARTS` (default ``"cwnd-3"``).
+    tick_phase_s : float
+        The phase of the host's timer ticks (s, below ``granularity_s``; default 0).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     flavor: str = "reno"
@@ -648,6 +918,22 @@ class TcpConfig:
         - the 500 ms slow timer, a minimum RTO of two ticks (``TCPTV_MIN``), 3 s before the first
           RTT sample (``TCPTV_SRTTDFLT``), at most 64 s (``TCPTV_REXMTMAX``);
         - one RTT sample per window, no timestamps; Reno's fast retransmit has no timeout guard.
+
+        Parameters
+        ----------
+        flavor : str
+            One of :data:`FLAVORS`.
+        **stated
+            :class:`TcpConfig` fields the paper states; they replace 4.4BSD's (:data:`BSD44_PROFILE`).
+
+        Returns
+        -------
+        TcpConfig
+
+        Raises
+        ------
+        ModelError
+            If a field is out of range (as :class:`TcpConfig` checks it).
         """
         return cls(flavor, **{**BSD44_PROFILE, **stated})
 
@@ -716,7 +1002,18 @@ class OnOff:
     exponentially distributed, each with an average of 200 milliseconds"): it has data throughout
     an ON period and none in an OFF period, on a TCP connection that stays open. It starts with an
     ON period at the connection's open; the periods are drawn from the run's seeded stream
-    (:mod:`atmtcp.kernel.applications`)."""
+    (:mod:`atmtcp.kernel.applications`).
+
+    Parameters
+    ----------
+    mean_on_s, mean_off_s : float
+        The mean ON and OFF periods (s; default 0.2 each).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
+    """
 
     mean_on_s: float = 0.2
     mean_off_s: float = 0.2
@@ -742,6 +1039,26 @@ class Connection:
     ``None``: it never closes.
 
     ``on_off``: an :class:`OnOff` application instead of a persistent one (ewa 4.6).
+
+    Parameters
+    ----------
+    src, dst : str
+        The sending and the receiving host.
+    tcp : TcpConfig
+        The connection's TCP (default goyal1998's, :class:`TcpConfig`).
+    start_s : float
+        When the sender starts (s; default 0).
+    lost_segments : tuple of int
+        Scripted losses (default none).
+    stop_s : float, optional
+        When the application closes (s); None: never.
+    on_off : OnOff, optional
+        An ON/OFF application; None: persistent.
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     src: str
@@ -786,6 +1103,26 @@ class Network:
     AAL5, from an infinite IP queue; a packet's cells then leave at the link rate (cheon 2:
     "10,500 packets/sec for a packet size of 500 bytes and ... 4,000 packets/sec for packet
     size of 1,500 bytes"). ``None``: no limit.
+
+    Parameters
+    ----------
+    hosts, switches : tuple of str
+        The node names.
+    links : tuple of Link
+        The links.
+    switch_port : PortConfig
+        Every switch output port not named in ``ports`` (default: infinite, tail drop).
+    ports : tuple of (str, PortConfig)
+        Ports of their own, by name ``"node->neighbor"``.
+    sonet : bool
+        ATM over SONET (default False).
+    ip_service_pps : float, optional
+        The hosts' IP service rate (packets/s); None: no limit.
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     hosts: tuple[str, ...]
@@ -825,6 +1162,24 @@ class TraceConfig:
     timeouts and fast retransmits are recorded between ``start_s`` and ``stop_s``.
     ``ports``: port names (``"node->neighbor"``) whose queue length and departures are
     sampled every ``sample_interval_s`` and whose drops are logged.
+
+    Parameters
+    ----------
+    connections : tuple of int
+        The traced connections (indices into :attr:`Run.connections`).
+    ports : tuple of str
+        The sampled ports.
+    start_s, stop_s : float
+        The window of the connections' traces (s; default the whole run).
+    sample_interval_s : float
+        The ports' sampling interval (s; default 1 ms).
+    max_records : int
+        The trace's capacity in records (default 1,000,000).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range, naming it.
     """
 
     connections: tuple[int, ...] = ()
@@ -855,6 +1210,28 @@ class Run:
     ``warmup_s``: the distinct segments each receiver gets are counted from this time on
     (``segments_received``; cheon 4.2.3: "we collected result after 0.5 sec, in order to
     disregard the initial transient period"). The other counters cover the whole run.
+
+    Parameters
+    ----------
+    network : Network or atmtcp.internetwork.Internetwork
+        The network.
+    connections : tuple of Connection
+        The TCP connections.
+    duration_s : float
+        The simulated time (s).
+    seed : int
+        The run's seeded random stream (default 0).
+    aal5 : Aal5Config
+        The framing (default goyal1998's).
+    trace : TraceConfig
+        What to trace (default nothing).
+    warmup_s : float
+        When ``segments_received`` starts counting (s; default 0).
+
+    Raises
+    ------
+    ModelError
+        If a field is out of its range or the connections do not fit the network, naming the field.
     """
 
     network: Network  # or atmtcp.internetwork.Internetwork

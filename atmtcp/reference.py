@@ -33,7 +33,19 @@ class Metric:
     difference; ``percent``, a number already in percent such as an improvement: in points, the
     difference; ``quantity``: in percent of the paper's value), the ``statistic`` the paper's number is over
     its runs (``mean``, ``sd`` or ``improvement_pct``: the mean over the previous policy column's
-    mean, in percent), and whether it is a ``parameter`` of the model rather than a result."""
+    mean, in percent), and whether it is a ``parameter`` of the model rather than a result.
+
+    Parameters
+    ----------
+    variable : str
+        The Dataset's variable.
+    kind : str
+        ``"fraction"``, ``"percent"`` or ``"quantity"`` (default ``"fraction"``).
+    statistic : str
+        ``"mean"``, ``"sd"`` or ``"improvement_pct"`` (default ``"mean"``).
+    parameter : bool
+        Whether it is a model parameter (default False).
+    """
 
     variable: str
     kind: str = "fraction"
@@ -101,7 +113,22 @@ def paper_bounds(value: float, text, min_decimals: int = 0) -> tuple[float, floa
     seconds": 20 to 30), or the rounding of the number as printed ("0.21": 0.205 to 0.215; "approximately
     70%" for 0.7: 0.695 to 0.705), read with at least ``min_decimals`` (goyal1998's tables print their
     fractions with two decimals, and a fairness of 1.00 as "1"); a value given in words (
-    "1/10th", "half") with one significant digit. Where the text shows no such number, the value itself."""
+    "1/10th", "half") with one significant digit. Where the text shows no such number, the value itself.
+
+    Parameters
+    ----------
+    value : float
+        The paper's number as the reference file holds it.
+    text : str or None
+        The paper's text for it (``paper_text``).
+    min_decimals : int
+        The decimals the number is read with at least.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``.
+    """
     text = "" if text is None or (isinstance(text, float) and np.isnan(text)) else str(text)
     scales = (1.0, 0.01) if "%" in text else (1.0,)
     close = lambda a, b: abs(a - b) <= 1e-9 * max(1.0, abs(b))  # noqa: E731
@@ -125,13 +152,43 @@ def paper_bounds(value: float, text, min_decimals: int = 0) -> tuple[float, floa
 def placed(value: float, text, kind: str, low: float, high: float) -> tuple[float, float, bool | None]:
     """``(paper_low, paper_high, inside)``: the values the paper's printed ``value`` stands for
     (:func:`paper_bounds`; a fraction read with :data:`FRACTION_DECIMALS`) and whether they meet our
-    interval ``[low, high]`` (None without one). The one test of "the paper's value is inside"."""
+    interval ``[low, high]`` (None without one). The one test of "the paper's value is inside".
+
+    Parameters
+    ----------
+    value : float
+        The paper's number.
+    text : str or None
+        The paper's text for it.
+    kind : str
+        The metric's kind (:class:`Metric`).
+    low, high : float
+        Our interval (NaN: none).
+
+    Returns
+    -------
+    tuple
+        ``(paper_low, paper_high, inside)``.
+    """
     paper_low, paper_high = paper_bounds(value, text, FRACTION_DECIMALS if kind == "fraction" else 0)
     return paper_low, paper_high, statistics.overlaps(paper_low, paper_high, low, high)
 
 
 def load_reference(paper: str, directory: Path | str = REFERENCE_DIR) -> pd.DataFrame:
-    """The reference rows of ``paper`` (e.g. ``"goyal1998"``)."""
+    """The reference rows of ``paper`` (e.g. ``"goyal1998"``).
+
+    Parameters
+    ----------
+    paper : str
+        A paper key.
+    directory : path-like
+        The folder of the reference files (default ``data/reference/``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per number of the paper.
+    """
     df = pd.read_csv(Path(directory) / f"{paper}.csv", dtype={"paper_text": str, "note": str})
     df = df.rename(columns={"buffer_cells": "buffer"})
     for column in ("sources", "buffer"):
@@ -241,6 +298,18 @@ def comparison(reference: pd.DataFrame, datasets: dict[str, xr.Dataset]) -> pd.D
     interval; empty without one), ``difference`` (reproduced - paper), ``relative_difference_pct`` (in percent
     of the paper's value) and ``status``: ``compared``, ``model parameter`` (a setting echoed back,
     never counted as a result), or why not compared.
+
+    Parameters
+    ----------
+    reference : pandas.DataFrame
+        Reference rows (:func:`load_reference`).
+    datasets : dict of str to xarray.Dataset
+        Target id -> its result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``reference`` with the columns above.
     """
     rows = [{**row.to_dict(), **_compare_row(row, datasets.get(row["target"]))} for _, row in reference.iterrows()]
     table = pd.DataFrame(rows, columns=list(reference.columns) + ADDED_COLUMNS)
@@ -253,7 +322,19 @@ def comparison(reference: pd.DataFrame, datasets: dict[str, xr.Dataset]) -> pd.D
 
 
 def mean_absolute_difference(table: pd.DataFrame, by=("target",)) -> pd.Series:
-    """Per target (or per ``by`` columns), the mean of ``|reproduced - paper|`` over the compared cells."""
+    """Per target (or per ``by`` columns), the mean of ``|reproduced - paper|`` over the compared cells.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`comparison`.
+    by : sequence of str
+        The columns to group by.
+
+    Returns
+    -------
+    pandas.Series
+    """
     compared = table[table.status == COMPARED]
     return compared.assign(abs_difference=compared.difference.abs()).groupby(list(by)).abs_difference.mean()
 
@@ -264,7 +345,17 @@ def agreement(table: pd.DataFrame, by=("target",)) -> pd.DataFrame:
     inside``, and the mean ``|difference|`` per kind, each in its own unit: ``fractions, points``
     (``100 x |reproduced - paper|`` of efficiencies, fairness indices, utilizations and shares),
     ``percentages, points`` (``|reproduced - paper|`` of numbers already in percent: improvements) and
-    ``quantities, % of paper`` (``|reproduced - paper| / |paper|`` of throughputs, times, sizes)."""
+    ``quantities, % of paper`` (``|reproduced - paper| / |paper|`` of throughputs, times, sizes).
+
+    Parameters
+    ----------
+    table, by
+        As for :func:`mean_absolute_difference`.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     compared = table[table.status == COMPARED].copy()
     compared["has_interval"] = compared.inside.notna()
     compared["is_inside"] = compared.inside.fillna(False).astype(bool)
@@ -294,7 +385,26 @@ def paper_layout(table: pd.DataFrame, target: str, metric: str | None = None, in
     """One target's compared cells (of one ``metric``, or all) laid out as in the paper: rows ``index``
     (by default the coordinates among network, tcp, sources, buffer that the rows have), per value of
     ``columns`` the paper's value, our mean over seeds, the 90 % interval and whether the paper's value
-    lies inside it (:data:`LAYOUT_COLUMNS`)."""
+    lies inside it (:data:`LAYOUT_COLUMNS`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`comparison`.
+    target : str
+        The target id.
+    metric : str, optional
+        One metric; None: all.
+    index : list of str, optional
+        The row coordinates.
+    columns : str
+        The column coordinate (default ``"policy"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Empty if the target has no compared cell.
+    """
     rows = table[(table.target == target) & (table.status == COMPARED)]
     if metric is not None:
         rows = rows[rows.metric == metric]

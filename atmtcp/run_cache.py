@@ -12,7 +12,9 @@ builds an equal run reads it instead of simulating. Traced runs are not kept. Ea
 deterministic, and the stored Dataset is the pickled object itself (compressed), every dtype and attribute
 kept.
 
-Outside an experiment (a user's own ``simulate()``), nothing is stored. A run that cannot be pickled is
+The folder is a setting of the process (:func:`use`, called by the runner alone), not an argument of
+``simulate``: docs/how-it-works.md, "The run cache", says why. Outside an experiment (a user's own
+``simulate()``), nothing is stored. A run that cannot be pickled is
 simulated each time. Two processes that simulate the same run at once both write it, atomically.
 
 A stored file is zlib's stream, whose Adler-32 checksum covers the pickled Dataset: a file cut short or

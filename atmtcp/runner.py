@@ -54,7 +54,19 @@ RESULTS_DIR = Path("data/results")
 
 
 def results_dir_for(quick: bool, base: Path | str = RESULTS_DIR) -> Path:
-    """``data/results`` for full runs, ``data/results/quick`` for quick ones."""
+    """``data/results`` for full runs, ``data/results/quick`` for quick ones.
+
+    Parameters
+    ----------
+    quick : bool
+        The mode.
+    base : path-like
+        The full mode's folder (default ``data/results``).
+
+    Returns
+    -------
+    pathlib.Path
+    """
     return Path(base) / "quick" if quick else Path(base)
 
 
@@ -67,12 +79,39 @@ def cache_root(quick: bool, results_dir: Path | str | None = None) -> Path:
     folder a caller such as :func:`load_results` names), else the results folder of the mode
     (:func:`results_dir_for`). It holds ``.points/<id>/`` (the finished points of a running
     experiment) and ``.runs/`` (:mod:`atmtcp.run_cache`), never the folder of an ``output`` the user
-    names (which may be any folder)."""
+    names (which may be any folder).
+
+    Parameters
+    ----------
+    quick : bool
+        The mode.
+    results_dir : path-like, optional
+        A results folder the caller names.
+
+    Returns
+    -------
+    pathlib.Path
+    """
     return Path(os.environ.get(CACHE_ENV) or results_dir or results_dir_for(quick))
 
 
 def result_path(experiment_id: str, directory: Path | str | None = None, quick: bool = False) -> Path:
-    """Where the netCDF file of ``experiment_id`` lives (by default in the folder of its mode)."""
+    """Where the netCDF file of ``experiment_id`` lives (by default in the folder of its mode).
+
+    Parameters
+    ----------
+    experiment_id : str
+        The target id.
+    directory : path-like, optional
+        The folder; None: the mode's (:func:`results_dir_for`).
+    quick : bool
+        The mode.
+
+    Returns
+    -------
+    pathlib.Path
+        ``<directory>/<experiment_id>.nc``.
+    """
     return Path(directory if directory is not None else results_dir_for(quick)) / f"{experiment_id}.nc"
 
 
@@ -90,11 +129,39 @@ def sources_hash(experiment_id: str) -> str:
 
 
 def point_cache_dir(experiment_id: str, results_dir: Path | str) -> Path:
+    """The folder of ``experiment_id``'s per-point cache under ``results_dir`` (``.points/<id>``).
+
+    Parameters
+    ----------
+    experiment_id : str
+        The target id.
+    results_dir : path-like
+        The cache root (:func:`cache_root`).
+
+    Returns
+    -------
+    pathlib.Path
+    """
     return Path(results_dir) / ".points" / experiment_id
 
 
 def point_key(experiment_id: str, point: dict, quick: bool) -> str:
-    """The cache key of one grid point: its parameters, the mode and the hash of the sources it depends on."""
+    """The cache key of one grid point: its parameters, the mode and the hash of the sources it depends on.
+
+    Parameters
+    ----------
+    experiment_id : str
+        The target id.
+    point : dict
+        The grid point.
+    quick : bool
+        The mode.
+
+    Returns
+    -------
+    str
+        24 hex digits.
+    """
     text = json.dumps({"id": experiment_id, "point": point, "quick": bool(quick), "sources": sources_hash(experiment_id)},
                       sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
@@ -124,7 +191,22 @@ def _run_point(experiment_id: str, point: dict, quick: bool, cache: Path | None)
 def write_point(ds: xr.Dataset, cache: Path, key: str) -> Path:
     """Keep a finished point: ``<cache>/<key>-<sha>.nc``, where ``<sha>`` is the SHA-256 of the file's
     bytes (16 hex digits), so that :func:`find_point` can tell a whole file from a damaged one. Written
-    under a temporary name and renamed: a reader never sees half a file."""
+    under a temporary name and renamed: a reader never sees half a file.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        The point's result.
+    cache : pathlib.Path
+        The experiment's point cache (:func:`point_cache_dir`).
+    key : str
+        The point's :func:`point_key`.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
     partial = cache / f"{key}.{os.getpid()}.partial.nc"
     write_atomically(ds, partial)
     path = cache / f"{key}-{_sha(partial)}.nc"
@@ -139,7 +221,19 @@ def _sha(path: Path) -> str:
 def find_point(cache: Path, key: str) -> xr.Dataset | None:
     """The kept point ``key`` in ``cache``, or None. A file whose bytes do not match the checksum in its
     name (cut short by a full disk or a crash, overwritten) is reported in one line on stderr naming it
-    and removed, and the point is simulated again."""
+    and removed, and the point is simulated again.
+
+    Parameters
+    ----------
+    cache : pathlib.Path
+        The experiment's point cache.
+    key : str
+        The point's :func:`point_key`.
+
+    Returns
+    -------
+    xarray.Dataset or None
+    """
     for path in sorted(cache.glob(f"{key}-*.nc")):
         try:
             whole = _sha(path) == path.stem.rpartition("-")[2]
@@ -174,6 +268,17 @@ def assemble(points: list[dict], results: list[xr.Dataset]) -> xr.Dataset:
 
     Axes keep the order in which their values first appear in ``points``; grid cells
     that were not run (sparse grids) and unequal lengths (e.g. 5 vs 15 sources) are NaN.
+
+    Parameters
+    ----------
+    points : list of dict
+        The grid points, in order.
+    results : list of xarray.Dataset
+        Each point's result, in the same order.
+
+    Returns
+    -------
+    xarray.Dataset
     """
     axes = list(points[0])
     stacked = xr.concat([r.expand_dims("point") for r in results], dim="point", join="outer",
@@ -192,7 +297,20 @@ def hold_steps(ds: xr.Dataset, rows: str) -> xr.Dataset:
     """Step-function variables (``interpolation: previous``) after an outer join on ``time``:
     each row's NaN between its own first and last sample takes the value before it, so that
     the union of the rows' sample times describes every row exactly. Outside a row's own
-    span the values stay NaN."""
+    span the values stay NaN.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        An outer join of rows along ``time``.
+    rows : str
+        The dimension of the rows (``"point"``).
+
+    Returns
+    -------
+    xarray.Dataset
+        ``ds``, its step-function variables filled.
+    """
     for name, variable in list(ds.data_vars.items()):
         if variable.attrs.get("interpolation") != "previous" or "time" not in variable.dims:
             continue
@@ -219,13 +337,31 @@ def _forward_fill(values: np.ndarray) -> np.ndarray:
 class ConsoleProgress:
     """One short line on standard output every ``every_s`` seconds (and at the end): points done
     of the total, elapsed time and an ETA. The tqdm bar goes to standard error (a log file
-    under Snakemake); these lines are what a console shows without being flooded."""
+    under Snakemake); these lines are what a console shows without being flooded.
+
+    Parameters
+    ----------
+    label : str
+        What the lines name (the experiment).
+    total : int
+        The points to run.
+    every_s : float
+        The interval between lines (s); 0 or less: none.
+    """
 
     def __init__(self, label: str, total: int, every_s: float):
         self.label, self.total, self.every_s = label, total, every_s
         self.start = self.last = time.monotonic()
 
     def update(self, done: int) -> None:
+        """Print the progress line for ``done`` points if ``every_s`` has passed since the last one, or at the
+        end.
+
+        Parameters
+        ----------
+        done : int
+            The points done so far.
+        """
         now = time.monotonic()
         if self.every_s <= 0 or (now - self.last < self.every_s and done < self.total):
             return
@@ -244,7 +380,34 @@ def _clock(seconds: float) -> str:
 def run_points(experiment_id: str, points: list[dict], quick: bool, jobs: int | None,
                cache: Path | None = None, progress_s: float = 0.0) -> list[xr.Dataset]:
     """Simulate ``points`` (in order) with ``jobs`` worker processes, keeping each finished
-    point in ``cache`` (a folder) and taking the ones already there."""
+    point in ``cache`` (a folder) and taking the ones already there.
+
+    Parameters
+    ----------
+    experiment_id : str
+        The target id.
+    points : list of dict
+        Its grid points.
+    quick : bool
+        The mode.
+    jobs : int or None
+        Worker processes; None: one per CPU.
+    cache : pathlib.Path, optional
+        The point cache (:func:`point_cache_dir`); None: none.
+    progress_s : float
+        The interval of the console's progress lines (s; 0: none).
+
+    Returns
+    -------
+    list of xarray.Dataset
+        Each point's result, in the order of ``points``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C or SIGTERM (:class:`atmtcp.supervise.Interrupted`), after the workers are stopped; an
+        error of a point is raised again likewise.
+    """
     jobs = jobs or os.cpu_count() or 1
     label = f"{experiment_id}{' (quick)' if quick else ''}"
     if cache is not None:
@@ -293,7 +456,24 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
                   results_dir: Path | str | None = None, progress_s: float = 0.0,
                   cache_dir: Path | str | None = None) -> xr.Dataset:
     """The Dataset of one experiment: simulated, or derived from its parents' files (in ``results_dir``).
-    Its caches go in ``cache_dir`` (default :func:`cache_root`)."""
+    Its caches go in ``cache_dir`` (default :func:`cache_root`).
+
+    Parameters
+    ----------
+    experiment_id : str
+        The target id.
+    quick : bool
+        The mode.
+    results_dir : path-like, optional
+        Where the parents' files are (default: the mode's folder).
+    jobs, progress_s, cache_dir
+        As for :func:`run_experiment`.
+
+    Returns
+    -------
+    xarray.Dataset
+        With its attributes (references, version, parameters) and CF units.
+    """
     exp = EXPERIMENTS[experiment_id]
     if exp.parents:
         parents = load_results(exp.parents, results_dir, quick=quick, jobs=jobs, cache_dir=cache_dir)
@@ -323,7 +503,17 @@ def build_dataset(experiment_id: str, quick: bool = False, jobs: int | None = No
 
 def references(experiment_id: str) -> str:
     """The ``references`` attribute: the paper and its numbers' file, or what a target of no paper
-    (the atlas) names in its ``attrs``."""
+    (the atlas) names in its ``attrs``.
+
+    Parameters
+    ----------
+    experiment_id : str
+        The target id.
+
+    Returns
+    -------
+    str
+    """
     if paper_of(experiment_id) not in PAPERS:
         return EXPERIMENTS[experiment_id].attrs["references"]
     return f"{citation(paper_of(experiment_id))} The paper's numbers: data/reference/{paper_of(experiment_id)}.csv"
@@ -345,7 +535,13 @@ COORDINATE_UNITS = {
 
 def describe(ds: xr.Dataset) -> None:
     """CF attributes in place: ``units`` and ``long_name`` on the known axes, ``long_name``
-    from each variable's ``description`` (or its name)."""
+    from each variable's ``description`` (or its name).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        An experiment's result, changed in place.
+    """
     for name, (units, long_name) in COORDINATE_UNITS.items():
         if name in ds.coords:
             ds[name].attrs.setdefault("units", units)
@@ -359,7 +555,12 @@ def describe(ds: xr.Dataset) -> None:
 def git_revision() -> str:
     """``git <commit>`` of the checkout atmtcp runs from (``+dirty`` with uncommitted changes
     other than the bench history, which ``atmtcp bench`` itself appends to), or ``not a git
-    checkout``."""
+    checkout``.
+
+    Returns
+    -------
+    str
+    """
     try:
         commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=PACKAGE_DIR, capture_output=True,
                                 text=True, timeout=5, check=True).stdout.strip()
@@ -372,7 +573,21 @@ def git_revision() -> str:
 
 
 def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
-    """Write ``ds`` to ``path`` through a temporary file in the same folder."""
+    """Write ``ds`` to ``path`` through a temporary file in the same folder.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        The result.
+    path : path-like
+        The file to write.
+
+    Raises
+    ------
+    atmtcp.paths.OutputError
+        If ``path`` is empty, a folder, a device, a FIFO, a socket or a symbolic link (before or after the
+        writing); any error of the writing is raised again after the temporary file is removed.
+    """
     path = check_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temporaries(path)
@@ -435,7 +650,35 @@ def run_experiment(experiment_id: str, output: Path | str | None = None, quick: 
     """Run ``experiment_id`` and write its netCDF file at ``output`` (default :func:`result_path`);
     returns the path. ``output`` and the cache folder (``cache_dir``, default :func:`cache_root`) are
     checked before any work (:func:`atmtcp.paths.check_output`: an empty path, a folder, a device, a
-    FIFO, a socket or a symbolic link is refused with an :class:`atmtcp.paths.OutputError`)."""
+    FIFO, a socket or a symbolic link is refused with an :class:`atmtcp.paths.OutputError`).
+
+    Parameters
+    ----------
+    experiment_id : str
+        The target id (``atmtcp list``).
+    output : path-like, optional
+        The netCDF file to write (default :func:`result_path`).
+    quick : bool
+        Quick mode: shortened runs and few seeds.
+    jobs : int, optional
+        Worker processes; None: one per CPU.
+    progress_s : float
+        The interval of the console's progress lines (s; 0: none).
+    cache_dir : path-like, optional
+        The cache root (default :func:`cache_root`).
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Raises
+    ------
+    KeyError
+        If ``experiment_id`` is unknown, naming the known ones.
+    atmtcp.paths.OutputError
+        If ``output`` or the cache folder cannot be written as a file.
+    """
     if experiment_id not in EXPERIMENTS:
         known = ", ".join(EXPERIMENTS)
         raise KeyError(f"unknown experiment {experiment_id!r}; known: {known}")
@@ -461,7 +704,33 @@ def load_results(experiment_ids, results_dir: Path | str | None = None, quick: b
     """The Datasets of ``experiment_ids`` from ``results_dir`` (default: the folder of the
     mode, :func:`results_dir_for`); missing ones are run first (in quick mode when
     ``quick``) unless ``run_missing`` is False. A file made in the other mode raises
-    :class:`ModeMismatch` rather than mixing quick and full numbers."""
+    :class:`ModeMismatch` rather than mixing quick and full numbers.
+
+    Parameters
+    ----------
+    experiment_ids : iterable of str
+        The target ids.
+    results_dir : path-like, optional
+        The folder (default: the mode's).
+    quick : bool
+        The mode (default True).
+    run_missing : bool
+        Whether a missing file is run first (default True); else it is left out.
+    jobs : int, optional
+        Worker processes for those runs.
+    cache_dir : path-like, optional
+        The cache root (default :func:`cache_root`).
+
+    Returns
+    -------
+    dict of str to xarray.Dataset
+        Without the missing ones when ``run_missing`` is False.
+
+    Raises
+    ------
+    ModeMismatch
+        If a file was made in the other mode.
+    """
     datasets = {}
     for experiment_id in experiment_ids:
         path = result_path(experiment_id, results_dir, quick)

@@ -48,7 +48,27 @@ def _variance_corrected(values: np.ndarray) -> np.ndarray:
 
 def interval(values, runs: int = 1, statistic: str = "mean") -> tuple[float, float]:
     """The central :data:`INTERVAL` interval of ``statistic`` over ``runs`` runs, from the per-seed
-    ``values`` (NaN values, failed runs, are left out). ``(nan, nan)`` without two finite values."""
+    ``values`` (NaN values, failed runs, are left out). ``(nan, nan)`` without two finite values.
+
+    Parameters
+    ----------
+    values : array_like
+        The per-seed values of one cell.
+    runs : int
+        How many runs the statistic is over (the paper's runs per number; 1: a single run).
+    statistic : str
+        ``"mean"`` or ``"sd"`` (:data:`STATISTICS`).
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``.
+
+    Raises
+    ------
+    ValueError
+        If ``statistic`` is not one of :data:`STATISTICS` (and the interval needs the bootstrap).
+    """
     values = np.asarray(values, dtype=float).ravel()
     values = values[np.isfinite(values)]
     if values.size < 2 or runs < 1:
@@ -67,7 +87,18 @@ def interval(values, runs: int = 1, statistic: str = "mean") -> tuple[float, flo
 def mean_intervals(samples) -> np.ndarray:
     """Per column of ``samples`` (seeds x points), :func:`interval` of the mean of all its seeds, as
     (low, high) rows; the columns without NaN in one bootstrap that resamples the seeds of every
-    column together (the same draws :func:`interval` makes for each, so the same bounds)."""
+    column together (the same draws :func:`interval` makes for each, so the same bounds).
+
+    Parameters
+    ----------
+    samples : array_like
+        Seeds x points.
+
+    Returns
+    -------
+    numpy.ndarray
+        Points x 2: each column's ``(low, high)``; NaN where a column has fewer than two finite values.
+    """
     samples = np.asarray(samples, dtype=float)
     seeds, points = samples.shape
     out = np.full((points, 2), np.nan)
@@ -88,7 +119,22 @@ def mean_intervals(samples) -> np.ndarray:
 def describe(values, runs: int = 1, statistic: str = "mean", seed0: float = float("nan")) -> dict:
     """The summary of one compared cell: ``seeds`` (finite values), ``reproduced`` (the statistic
     over all seeds: the mean, or the standard deviation for ``statistic="sd"``), ``median`` (of
-    the per-seed values), ``low`` and ``high`` (:func:`interval`) and ``seed0``."""
+    the per-seed values), ``low`` and ``high`` (:func:`interval`) and ``seed0``.
+
+    Parameters
+    ----------
+    values : array_like
+        The per-seed values of the cell (NaN: a failed run, left out).
+    runs, statistic
+        As for :func:`interval`.
+    seed0 : float
+        The value of seed 0, carried into the summary.
+
+    Returns
+    -------
+    dict
+        ``seeds``, ``reproduced``, ``median``, ``low``, ``high``, ``seed0``.
+    """
     values = np.asarray(values, dtype=float).ravel()
     finite = values[np.isfinite(values)]
     centre = float(_statistic(finite, statistic)) if finite.size else float("nan")
@@ -100,7 +146,18 @@ def describe(values, runs: int = 1, statistic: str = "mean", seed0: float = floa
 
 def mean_and_interval(values) -> tuple[float, float, float]:
     """The mean of the finite per-seed ``values`` and the :data:`INTERVAL` interval of one run
-    (:func:`describe`'s ``reproduced``, ``low`` and ``high``); NaN where there are too few values."""
+    (:func:`describe`'s ``reproduced``, ``low`` and ``high``); NaN where there are too few values.
+
+    Parameters
+    ----------
+    values : array_like
+        The per-seed values.
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, low, high)``.
+    """
     summary = describe(values)
     return summary["reproduced"], summary["low"], summary["high"]
 
@@ -108,7 +165,22 @@ def mean_and_interval(values) -> tuple[float, float, float]:
 def describe_improvement(values, baseline, runs: int = 1, seed0: float = float("nan")) -> dict:
     """:func:`describe` for an improvement in percent, ``100 (mean(values) / mean(baseline) - 1)`` (cheon
     4.2.3: "PPD improves the effective throughput by 28.3 % over random cell discard"): the two columns
-    come from independent runs, so the bootstrap resamples ``runs`` seeds of each independently."""
+    come from independent runs, so the bootstrap resamples ``runs`` seeds of each independently.
+
+    Parameters
+    ----------
+    values, baseline : array_like
+        The per-seed values of the improved discipline and of the one it is compared with.
+    runs : int
+        How many runs of each the paper averaged.
+    seed0 : float
+        The improvement at seed 0, carried into the summary.
+
+    Returns
+    -------
+    dict
+        As :func:`describe`; ``median`` is that of the improvements of seeds paired by position.
+    """
     values, baseline = (np.asarray(v, dtype=float).ravel() for v in (values, baseline))
     values, baseline = values[np.isfinite(values)], baseline[np.isfinite(baseline)]
     nan = float("nan")
@@ -127,13 +199,37 @@ def describe_improvement(values, baseline, runs: int = 1, seed0: float = float("
 
 
 def inside(value: float, low: float, high: float) -> bool | None:
-    """Whether ``value`` lies in ``[low, high]``; None where there is no interval."""
+    """Whether ``value`` lies in ``[low, high]``; None where there is no interval.
+
+    Parameters
+    ----------
+    value : float
+        A paper's number.
+    low, high : float
+        Our interval (NaN: none).
+
+    Returns
+    -------
+    bool or None
+    """
     return overlaps(value, value, low, high)
 
 
 def overlaps(paper_low: float, paper_high: float, low: float, high: float) -> bool | None:
     """Whether the paper's number, known only between ``paper_low`` and ``paper_high`` (its printed
-    rounding or its stated range), meets our interval ``[low, high]``; None where there is no interval."""
+    rounding or its stated range), meets our interval ``[low, high]``; None where there is no interval.
+
+    Parameters
+    ----------
+    paper_low, paper_high : float
+        The range the paper's number lies in.
+    low, high : float
+        Our interval (NaN: none).
+
+    Returns
+    -------
+    bool or None
+    """
     if np.isnan(low) or np.isnan(high):
         return None
     return bool(paper_low - 1e-12 <= high and low <= paper_high + 1e-12)

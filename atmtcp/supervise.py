@@ -101,6 +101,8 @@ class Estimate:
         self.g, self.since, self.done = g, None, not estimates
 
     def check(self) -> None:
+        """Once the kernel has simulated for :data:`CALIBRATION_S` of wall time, extrapolate the run's wall
+        time and print it if above :data:`LONG_RUN_S`; each later call does nothing."""
         if self.done:
             return
         now, end = int(self.g[L.G_NOW]), int(self.g[L.G_END])

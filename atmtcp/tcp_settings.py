@@ -44,7 +44,24 @@ sensitivity targets (``ewa.tcp_sensitivity``, ``lakshman.tcp_sensitivity``) run 
 class Setting:
     """One TCP setting of one paper: its value, who decides it (:data:`PAPER`, :data:`BEHAVIOUR` or
     :data:`BSD`) and the sentence that decides it (the paper's words, or what the paper names and
-    4.4BSD-Lite's code)."""
+    4.4BSD-Lite's code).
+
+    Parameters
+    ----------
+    field : str
+        One of :data:`FIELDS`.
+    value : object
+        The setting's value (:data:`PER_SCENARIO`: each scenario gives its own).
+    source : str
+        One of :data:`SOURCES`.
+    sentence : str
+        The sentence that decides it.
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If ``field`` or ``source`` is unknown, or a 4.4BSD-Lite setting's value is not 4.4BSD-Lite's.
+    """
 
     field: str
     value: object
@@ -60,23 +77,76 @@ class Setting:
 
 
 def stated(field: str, value, sentence: str) -> Setting:
-    """A setting the paper states (``value`` :data:`PER_SCENARIO` if its scenarios differ)."""
+    """A setting the paper states (``value`` :data:`PER_SCENARIO` if its scenarios differ).
+
+    Parameters
+    ----------
+    field : str
+        One of :data:`FIELDS`.
+    value : object
+        The stated value, or :data:`PER_SCENARIO`.
+    sentence : str
+        The paper's words.
+
+    Returns
+    -------
+    Setting
+    """
     return Setting(field, value, PAPER, sentence)
 
 
 def behaved(field: str, value, sentence: str) -> Setting:
     """A setting decided by what the paper says its simulated TCP did (``sentence``: the quote, and which
-    value produces that behaviour and why; the paper's :class:`BehaviourCheck` measures it)."""
+    value produces that behaviour and why; the paper's :class:`BehaviourCheck` measures it).
+
+    Parameters
+    ----------
+    field : str
+        One of :data:`FIELDS`.
+    value : object
+        The value that produces the stated behaviour.
+    sentence : str
+        The quote and the reasoning.
+
+    Returns
+    -------
+    Setting
+    """
     return Setting(field, value, BEHAVIOUR, sentence)
 
 
 def unsaid(field: str, names: str) -> Setting:
-    """A setting the paper leaves unsaid: 4.4BSD-Lite's value; ``names`` quotes what the paper names."""
+    """A setting the paper leaves unsaid: 4.4BSD-Lite's value; ``names`` quotes what the paper names.
+
+    Parameters
+    ----------
+    field : str
+        One of :data:`FIELDS`.
+    names : str
+        What the paper names (its TCP, its simulator).
+
+    Returns
+    -------
+    Setting
+    """
     return Setting(field, m.BSD44_PROFILE.get(field), BSD, names)
 
 
 def check_complete(settings: tuple[Setting, ...], paper: str) -> None:
-    """Every field of :data:`FIELDS` decided exactly once."""
+    """Every field of :data:`FIELDS` decided exactly once.
+
+    Parameters
+    ----------
+    settings : tuple of Setting
+        A paper's ``TCP_SETTINGS``.
+    paper : str
+        The paper's key, for the error.
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        Naming the fields missing or decided twice.
+    """
     fields = [s.field for s in settings]
     missing = [f for f in FIELDS if f not in fields]
     repeated = sorted({f for f in fields if fields.count(f) > 1})
@@ -87,7 +157,26 @@ def check_complete(settings: tuple[Setting, ...], paper: str) -> None:
 
 def tcp_from(flavor: str, settings: tuple[Setting, ...], **scenario) -> m.TcpConfig:
     """The paper's TCP: 4.4BSD-Lite's profile, the paper's stated settings over it, and the
-    scenario's own fields (window, MSS, initial ssthresh, and every :data:`PER_SCENARIO` value)."""
+    scenario's own fields (window, MSS, initial ssthresh, and every :data:`PER_SCENARIO` value).
+
+    Parameters
+    ----------
+    flavor : str
+        One of :data:`atmtcp.model.FLAVORS`.
+    settings : tuple of Setting
+        The paper's ``TCP_SETTINGS``.
+    **scenario
+        :class:`~atmtcp.model.TcpConfig` fields the scenario sets.
+
+    Returns
+    -------
+    atmtcp.model.TcpConfig
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If a :data:`PER_SCENARIO` setting is not in ``scenario``, or a value is out of range.
+    """
     chosen = {}
     for s in settings:
         if s.source == BSD:
@@ -113,7 +202,18 @@ def _cell(s: Setting) -> str:
 
 
 def markdown_table(records: dict[str, tuple[Setting, ...]]) -> str:
-    """Settings (rows) by paper (columns), each value marked ``stated``, ``behaviour`` or ``BSD``."""
+    """Settings (rows) by paper (columns), each value marked ``stated``, ``behaviour`` or ``BSD``.
+
+    Parameters
+    ----------
+    records : dict of str to tuple of Setting
+        Paper key -> its ``TCP_SETTINGS``.
+
+    Returns
+    -------
+    str
+        A Markdown table.
+    """
     papers = list(records)
     lines = ["| setting | " + " | ".join(papers) + " |", "|---" * (len(papers) + 1) + "|"]
     for f in FIELDS:
@@ -123,7 +223,17 @@ def markdown_table(records: dict[str, tuple[Setting, ...]]) -> str:
 
 
 def sentences(settings: tuple[Setting, ...]) -> str:
-    """The paper's record as a markdown list: each setting, its value and the sentence deciding it."""
+    """The paper's record as a markdown list: each setting, its value and the sentence deciding it.
+
+    Parameters
+    ----------
+    settings : tuple of Setting
+        A paper's ``TCP_SETTINGS``.
+
+    Returns
+    -------
+    str
+    """
     return "\n".join(f"- `{s.field}` = {_value(s, repr)} ({s.source}): {s.sentence}" for s in settings)
 
 
@@ -135,7 +245,40 @@ class BehaviourCheck:
     ``units``; ``agrees`` says whether that value is what the sentence states (``paper`` says it in
     words). ``decides`` names the settings the sentence decides (:func:`behaved`) or confirms; ``other``
     reads the other reading's value from its sensitivity target (``other_reading`` names it), if one holds
-    it. A check needs only the datasets of ``targets`` (and ``other_targets`` for ``other``)."""
+    it. A check needs only the datasets of ``targets`` (and ``other_targets`` for ``other``).
+
+    Parameters
+    ----------
+    name : str
+        The check's name.
+    where : str
+        The paper's section.
+    quote : str
+        The sentence.
+    decides : tuple of str
+        The settings of :data:`FIELDS` it decides or confirms.
+    paper : str
+        What the sentence states, in words.
+    units : str
+        The measured value's unit.
+    targets : tuple of str
+        The headline targets ``measure`` reads.
+    measure : callable
+        ``measure({target: Dataset}) -> float``.
+    agrees : callable
+        ``agrees(value) -> bool``.
+    other_reading : str
+        The other reading's name (default none).
+    other_targets : tuple of str
+        The targets ``other`` reads.
+    other : callable, optional
+        ``other({target: Dataset}) -> float``: the other reading's value.
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If ``decides`` names an unknown setting or ``targets`` is empty.
+    """
 
     name: str
     where: str
@@ -156,7 +299,24 @@ class BehaviourCheck:
         m._check(bool(self.targets), "BehaviourCheck", "targets", self.targets, "at least one headline target")
 
     def row(self, data: dict) -> dict:
-        """The check's row: the sentence, what it decides, the paper's value, ours, and whether they agree."""
+        """The check's row: the sentence, what it decides, the paper's value, ours, and whether they agree.
+
+        Parameters
+        ----------
+        data : dict of str to xarray.Dataset
+            Target id -> its dataset; the check's ``targets`` among them.
+
+        Returns
+        -------
+        dict
+            ``check``, ``where``, ``quote``, ``decides``, ``paper``, ``measured``, ``units``, ``agrees``,
+            ``other reading`` and ``other reading measured`` (NaN without its targets).
+
+        Raises
+        ------
+        atmtcp.model.ModelError
+            If a dataset of ``targets`` is missing.
+        """
         missing = [t for t in self.targets if t not in data]
         m._check(not missing, "BehaviourCheck", "data", missing, f"the datasets of {self.targets}")
         value = float(self.measure(data))
@@ -167,6 +327,19 @@ class BehaviourCheck:
 
 
 def behaviour_table(data: dict, checks) -> "pd.DataFrame":
-    """One row per :class:`BehaviourCheck` (:meth:`BehaviourCheck.row`), for the paper's docs page."""
+    """One row per :class:`BehaviourCheck` (:meth:`BehaviourCheck.row`), for the paper's docs page.
+
+    Parameters
+    ----------
+    data : dict of str to xarray.Dataset
+        Target id -> its dataset.
+    checks : iterable of BehaviourCheck
+        The paper's checks.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``check``.
+    """
     import pandas as pd
     return pd.DataFrame([c.row(data) for c in checks]).set_index("check")

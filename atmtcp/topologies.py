@@ -26,6 +26,32 @@ def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
     hop of goyal1997); by default it is ``link_delay_s``. ``access_cdv_s`` puts cell delay
     variation on the sources' access links (:attr:`atmtcp.model.Link.cdv_s`); ``sonet``
     makes the switch ports drain at the SONET payload rate (:attr:`atmtcp.model.Network.sonet`).
+
+    Parameters
+    ----------
+    n : int
+        The number of sources, each with its destination.
+    link_delay_s : float
+        Every link's propagation delay (s).
+    port : atmtcp.model.PortConfig
+        Every switch output port.
+    rate_bps : float
+        Every link's rate (bit/s).
+    trunk_delay_s : float, optional
+        The SW1-SW2 link's own delay (s).
+    access_cdv_s : float
+        Cell delay variation on the access links (s).
+    sonet : bool
+        Whether the switch ports drain at the SONET payload rate.
+
+    Returns
+    -------
+    atmtcp.model.Network
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If ``n`` is not an integer >= 1.
     """
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise m.ModelError("n_source_network", "n", n, "an integer >= 1")
@@ -41,7 +67,27 @@ def n_source_network(n: int, link_delay_s: float, port: m.PortConfig,
 
 def start_times(n: int, jitter_s: float, seed: int) -> list[float]:
     """All sources at t = 0 (goyal1998 3.1, "the worst case") when ``jitter_s`` is 0,
-    else independent uniform draws in ``[0, jitter_s)`` from a generator seeded by ``seed``."""
+    else independent uniform draws in ``[0, jitter_s)`` from a generator seeded by ``seed``.
+
+    Parameters
+    ----------
+    n : int
+        The number of sources.
+    jitter_s : float
+        The width of the starts' spread (s); 0: every source at t = 0.
+    seed : int
+        The generator's seed.
+
+    Returns
+    -------
+    list of float
+        Each source's start (s).
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If ``jitter_s`` is not in ``[0, MAX_TIME_S]`` or ``seed`` is not an integer in ``[0, 2**63)``.
+    """
     if not (isinstance(jitter_s, (int, float)) and not isinstance(jitter_s, bool) and math.isfinite(jitter_s)
             and 0 <= jitter_s <= m.MAX_TIME_S):
         raise m.ModelError("start_times", "jitter_s", jitter_s, f"a number in [0, {m.MAX_TIME_S:g}] (seconds)")
@@ -127,6 +173,11 @@ def parking_lot(groups: tuple[tuple[int, float], ...], trunk_delays_s: tuple[flo
     Returns
     -------
     atmtcp.model.Network
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If there are no groups, or not one trunk delay per group.
     """
     if not groups or len(trunk_delays_s) != len(groups):
         raise m.ModelError("parking_lot", "trunk_delays_s", trunk_delays_s,
@@ -146,7 +197,18 @@ def parking_lot(groups: tuple[tuple[int, float], ...], trunk_delays_s: tuple[flo
 
 
 def parking_lot_bottleneck(network: m.Network) -> str:
-    """The port of the last trunk, towards the switch of the destinations."""
+    """The port of the last trunk, towards the switch of the destinations.
+
+    Parameters
+    ----------
+    network : atmtcp.model.Network
+        A network made by :func:`parking_lot`.
+
+    Returns
+    -------
+    str
+        The port's name, ``"<last switch but one>-><last switch>"``.
+    """
     return f"{network.switches[-2]}->{network.switches[-1]}"
 
 
@@ -164,7 +226,18 @@ ROUTER_ADSU_BOTTLENECK = f"{SWITCH}->{DESTINATION_ADSU}"
 
 def router_adsu_switch_links(n: int) -> list[tuple[str, str]]:
     """The links of :func:`router_adsu_switch` in their order: per source ``S{i}-R{i}``,
-    ``R{i}-A{i}``, ``A{i}-SW``; then ``SW-AD``, ``AD-RD``; then per destination ``RD-D{i}``."""
+    ``R{i}-A{i}``, ``A{i}-SW``; then ``SW-AD``, ``AD-RD``; then per destination ``RD-D{i}``.
+
+    Parameters
+    ----------
+    n : int
+        The number of sources.
+
+    Returns
+    -------
+    list of (str, str)
+        ``4 n + 2`` node pairs.
+    """
     links = []
     for i in range(1, n + 1):
         links += [(f"S{i}", f"R{i}"), (f"R{i}", f"A{i}"), (f"A{i}", SWITCH)]
@@ -192,6 +265,27 @@ def router_adsu_switch(n: int, delays_s, bottleneck: m.PortConfig, rate_bps: flo
     output ports are slotted ("The links connected to the switch output port operate in a
     slotted manner"), the ADSUs' inputs to the switch are not ("we did not use slotting on the
     DS-3 links"); the ports towards the sources' ADSUs carry ACKs only, with infinite buffers.
+
+    Parameters
+    ----------
+    n : int
+        The number of sources, each with its destination.
+    delays_s : sequence of float
+        Each link's propagation delay (s), ``4 n + 2`` of them in the order of
+        :func:`router_adsu_switch_links`.
+    bottleneck : atmtcp.model.PortConfig
+        The switch's output port towards the destination ADSU.
+    rate_bps : float
+        Every link's cell rate (bit/s; the default is DS-3 with PLCP framing, :data:`DS3_PLCP_BPS`).
+
+    Returns
+    -------
+    atmtcp.model.Network
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If ``n`` is not an integer >= 1, or ``delays_s`` does not hold ``4 n + 2`` delays.
     """
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise m.ModelError("router_adsu_switch", "n", n, "an integer >= 1")

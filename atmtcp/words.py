@@ -24,7 +24,26 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Word:
     """One reading of the papers' ``words``: ``value`` in ``unit``, with ``reason``; ``sweep``: the values a
-    claim's verdict is also read at (``value`` among them)."""
+    claim's verdict is also read at (``value`` among them).
+
+    Parameters
+    ----------
+    words : tuple of str
+        The papers' words this reading is for.
+    value : float
+        Our number for them.
+    unit : str
+        Its unit.
+    reason : str
+        Why that number.
+    sweep : tuple of float
+        The values a verdict is also read at.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not among ``sweep``.
+    """
 
     words: tuple[str, ...]
     value: float
@@ -110,7 +129,13 @@ WORDS = (EVERY, BY_AND_LARGE, SOMETIMES, SIGNIFICANT, CONSIDERABLY, ABOUT, APPRO
 
 
 def markdown_table() -> str:
-    """The words table of the fidelity page: each reading, its number, unit, range and reason."""
+    """The words table of the fidelity page: each reading, its number, unit, range and reason.
+
+    Returns
+    -------
+    str
+        A Markdown table.
+    """
     lines = ["| the papers' words | our number | unit | also read at | why |", "|---|---|---|---|---|"]
     for w in WORDS:
         words = ", ".join(f'"{x}"' for x in w.words)

@@ -53,13 +53,18 @@ class Test:
             raise ValueError("Test: give either tcps or cell/packet policies")
 
     def pair(self, layer: str) -> tuple[str, str] | None:
+        """The (better, worse) pair this test asks at ``layer`` (``"cell"`` or ``"packet"``); None where it is
+        not askable."""
         return self.tcps or (self.cell if layer == "cell" else self.packet)
 
     @property
     def axis(self) -> str:
+        """``"tcp"`` for a test of two TCPs, else ``"policy"``."""
         return "tcp" if self.tcps else "policy"
 
     def text(self, layer: str | None = None) -> str:
+        """The test in words (``"efficiency of EPD above UBR"``): at ``layer``, or at both layers if ``layer``
+        is None."""
         pairs = [self.tcps] if self.tcps else [p for p in (self.cell, self.packet) if p and (layer is None or p ==
                                                                                         self.pair(layer))]
         labels = TCP_LABELS if self.tcps else LABELS
@@ -79,14 +84,17 @@ class Conclusion:
 
     @property
     def quote(self) -> str:
+        """The paper's words for this conclusion (its :func:`finding`'s quote)."""
         return finding(self.paper, self.claim).quote
 
     @property
     def where(self) -> str:
+        """Where in the paper the quote stands (its :func:`finding`'s section)."""
         return finding(self.paper, self.claim).where
 
     @property
     def axis(self) -> str:
+        """The axis the tests compare along (``"tcp"`` or ``"policy"``), that of the first test."""
         return self.tests[0].axis
 
 
@@ -215,6 +223,7 @@ def summary(evaluated: pd.DataFrame) -> pd.DataFrame:
 
 
 def by_key(key: str) -> Conclusion:
+    """The conclusion of :data:`CONCLUSIONS` with ``key``; ``KeyError`` naming the known keys otherwise."""
     for c in CONCLUSIONS:
         if c.key == key:
             return c

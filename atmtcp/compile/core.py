@@ -34,7 +34,17 @@ class Growth:
     :class:`Margins`, so that the first event always fits); :mod:`atmtcp.grow` multiplies the
     one of a resource it grows in a paused run (x4), which keeps the record of what grew and
     bounds it (:data:`atmtcp.simulate.MAX_GROWTH`). Fractions are allowed: tests start with
-    tiny tables to force growth. Sizes never change a result."""
+    tiny tables to force growth. Sizes never change a result.
+
+    Parameters
+    ----------
+    cells, packets, heap : float
+        The multipliers of the cell pool, the packet pool and the event heap (default 1).
+    rings : dict of str to float
+        Each infinite buffer's ring, by port name (default 1 each).
+    pending : dict of str to float
+        Each slotted port's list of pending arrivals, by port name (default 1 each).
+    """
 
     cells: float = 1
     packets: float = 1
@@ -43,7 +53,12 @@ class Growth:
     pending: dict[str, float] = field(default_factory=dict)
 
     def largest(self) -> float:
-        """The largest multiplier (a bound on the growth steps)."""
+        """The largest multiplier (a bound on the growth steps).
+
+        Returns
+        -------
+        float
+        """
         return max([self.cells, self.packets, self.heap, *self.rings.values(), *self.pending.values()])
 
 
@@ -84,26 +99,60 @@ class Margins:
 
 @dataclass
 class Compiled:
-    """Kernel state plus the names needed to label its results."""
+    """Kernel state plus the names needed to label its results (:func:`atmtcp.compile.compile_run`).
 
-    state: SimState                # named views of the kernel's arenas
-    kernel_state: KernelState      # what the kernel runs on
-    port_names: list[str]          # kernel port index -> "node->neighbor"
+    Attributes
+    ----------
+    state : atmtcp.kernel.tables.SimState
+        Named views of the kernel's arenas.
+    kernel_state : atmtcp.kernel.tables.KernelState
+        What the kernel runs on.
+    port_names : list of str
+        Kernel port index -> ``"node->neighbor"``.
+    folded_ports, traced_ports : list of str
+        The ports folded into fixed delays, and the traced ports.
+    folded_after : list of int
+        Per VC: the folded ports after its last simulated port.
+    bottleneck : str
+        The port shared by the most data connections (the slowest of those).
+    bottleneck_bps : float
+        Its cell rate in bit/s, at the cell time it really has.
+    framing : numpy.ndarray
+        Per connection: TCP payload per link byte (:func:`atmtcp.metrics.framing`).
+    through_bottleneck : numpy.ndarray
+        Per connection: whether its data cross the bottleneck.
+    n_samples, sample_interval_ns : int
+        The port samples and their interval (ns).
+    margins : Margins
+        One event's worst use of each growable resource.
+    growth : Growth
+        The multipliers of the sizes, raised as they grow.
+    router_ports, router_queues : list of str
+        The packet path (:mod:`atmtcp.compile.packets`): kernel index -> name, of ports and of queues.
+    sampled_queues : list of str
+        The queues of the traced router ports.
+    atm_hops_after : list of int
+        Per router port: 1 + the ATM switch ports after it.
+    """
+
+    state: SimState
+    kernel_state: KernelState
+    port_names: list[str]
     folded_ports: list[str]
     traced_ports: list[str]
-    folded_after: list[int]        # per VC: folded ports after its last simulated port
-    bottleneck: str                # the port shared by the most data connections (slowest of those)
-    bottleneck_bps: float          # its cell rate in bits/s, at the cell time it really has
-    framing: np.ndarray            # per connection: TCP payload per link byte (metrics.framing)
-    through_bottleneck: np.ndarray  # per connection: its data cross the bottleneck
+    folded_after: list[int]
+    bottleneck: str
+    bottleneck_bps: float
+    framing: np.ndarray
+    through_bottleneck: np.ndarray
     n_samples: int
     sample_interval_ns: int
-    margins: Margins               # one event's worst use of each growable resource
-    growth: Growth                 # the multipliers of the sizes, raised as they grow
-    router_ports: list[str] = field(default_factory=list)    # the packet path (atmtcp.compile.packets):
-    router_queues: list[str] = field(default_factory=list)   # kernel index -> name, of ports and queues
-    sampled_queues: list[str] = field(default_factory=list)  # the queues of the traced router ports
-    atm_hops_after: list[int] = field(default_factory=list)  # per router port: 1 + ATM switch ports after it
+    margins: Margins
+    growth: Growth
+    router_ports: list[str] = field(default_factory=list)
+    router_queues: list[str] = field(default_factory=list)
+    sampled_queues: list[str] = field(default_factory=list)
+    atm_hops_after: list[int] = field(default_factory=list)
 
 
 def ack_bytes(run: m.Run) -> int:

@@ -20,14 +20,29 @@ VECTORS = frozenset({"g", "pv_vc", "pv_count", "pv_state", "pv_front", "ring_pv"
 @dataclass(frozen=True)
 class TableSchema:
     """One kernel table: its name, dtype and columns (``None`` for a 1-D table, 0 for a 2-D table
-    whose width depends on the run: hops, sampled ports, scoreboard size)."""
+    whose width depends on the run: hops, sampled ports, scoreboard size).
+
+    Parameters
+    ----------
+    name : str
+        The table's name (:data:`atmtcp.kernel.tables.TABLES`).
+    dtype : type
+        ``numpy.int64`` or ``numpy.float64``.
+    columns : int or None
+        The columns; None: a 1-D table; 0: a width set by the run.
+    """
 
     name: str
     dtype: type
     columns: int | None
 
     def empty(self) -> Zeros:
-        """The table with no rows: the default of a table a run does not fill."""
+        """The table with no rows: the default of a table a run does not fill.
+
+        Returns
+        -------
+        atmtcp.kernel.tables.Zeros
+        """
         return Zeros((0,) if self.columns is None else (0, self.columns))
 
 
@@ -38,7 +53,22 @@ SCHEMA = tuple(TableSchema(name, dtype, None if name in VECTORS else columns)
 
 def sim_state(**tables) -> SimState:
     """A :class:`~atmtcp.kernel.tables.SimState` of the given tables (arrays or placeholders for
-    :func:`~atmtcp.kernel.tables.pack`), every other table its empty default."""
+    :func:`~atmtcp.kernel.tables.pack`), every other table its empty default.
+
+    Parameters
+    ----------
+    **tables
+        Table name -> array or placeholder.
+
+    Returns
+    -------
+    atmtcp.kernel.tables.SimState
+
+    Raises
+    ------
+    ValueError
+        If a name is not a kernel table's.
+    """
     unknown = set(tables) - {table.name for table in SCHEMA}
     if unknown:
         raise ValueError(f"not kernel tables: {sorted(unknown)}")

@@ -56,6 +56,7 @@ from .state import (
 
 @jit_inline
 def pack_cell(k, hop, idx):
+    """One ``int64`` for a held cell: packet ``k``, its ``hop`` and its cell index (:func:`unpack_cell`)."""
     return (k << 24) | (hop << 16) | idx
 
 
@@ -74,6 +75,7 @@ def ring_slot(S, p, position):
 
 @jit_inline
 def schedule_port_event(S, p, at):
+    """Push port ``p``'s ``EV_PORT`` event at ``at`` and remember its time in ``P_EVENT_AT``."""
     port = itab(S, T_PORT)
     port[p, P_EVENT_AT] = at
     heap_push(S, at, next_seq(S), EV_PORT, p)

@@ -439,19 +439,22 @@ RECOVERY_NEWRENO = 2      # fast recovery, left when all data sent before the lo
 RECOVERY_SACK = 3         # fast recovery by PIPE, retransmitting the holes (goyal1998 5.4)
 RECOVERY_NAMES = ("none", "reno", "newreno", "sack")
 
-# === codes: congestion-avoidance increase rules (C_INCREASE_RULE; the order of model.INCREASE_RULES) =
-INC_FLOAT = 0
-INC_BSD = 1
-INC_INTEGER = 2
-INC_INTEGER_EVERY_N = 3
+# === codes: congestion-avoidance increase rules (C_INCREASE_RULE; model.INCREASE_RULES is this tuple) ==
+INC_FLOAT = 0             # cwnd += mss * mss / cwnd, in real numbers (goyal1998 2)
+INC_BSD = 1               # 4.4BSD's integer mss * mss / cwnd + mss / 8
+INC_INTEGER = 2           # integer mss * mss / cwnd (goyal1997's stall at cwnd > mss squared)
+INC_INTEGER_EVERY_N = 3   # integer n * mss * mss / cwnd once every n = C_INCREASE_N ACKs
+INCREASE_RULE_NAMES = ("float", "bsd", "integer", "integer_every_n")
 
-# === codes: ssthresh after a loss (C_SSTHRESH_RULE; the order of model.SSTHRESH_RULES) ===============
-SS_HALF_CWND = 0
-SS_BSD = 1
+# === codes: ssthresh after a loss (C_SSTHRESH_RULE; model.SSTHRESH_RULES is this tuple) ==============
+SS_HALF_CWND = 0          # max{2, min{cwnd/2, rcvwnd}} (goyal1998 2)
+SS_BSD = 1                # 4.4BSD's min(cwnd, wnd) / 2
+SSTHRESH_RULE_NAMES = ("half_cwnd", "bsd")
 
-# === codes: SACK's PIPE at the third duplicate ACK (C_SACK_PIPE_START; model.SACK_PIPE_STARTS) =======
-PIPE_CWND_MINUS_3 = 0
-PIPE_CWND = 1
+# === codes: SACK's PIPE at the third duplicate ACK (C_SACK_PIPE_START; model.SACK_PIPE_STARTS is this) =
+PIPE_CWND_MINUS_3 = 0     # "sets PIPE to CWND - 3" (goyal1998 5.4.2)
+PIPE_CWND = 1             # "PIPE is set to the value of CWND" (5.4.1)
+SACK_PIPE_START_NAMES = ("cwnd-3", "cwnd")
 
 # === codes: drop policies (P_POLICY; the order of model.POLICIES) ====================================
 # each name has its record in atmtcp.model.POLICY_RECORDS, its decide_<name> in atmtcp.kernel.policies and
@@ -465,10 +468,11 @@ ESPD = 5
 RED = 6
 POLICY_NAMES = ("tail", "ppd", "epd", "selective_drop", "fba", "espd", "red")
 
-# === codes: drop from front (P_FRONT; lakshman 3) ====================================================
-NO_FRONT = 0
-FRONT_CELL = 1
-FRONT_FRAME = 2
+# === codes: drop from front (P_FRONT; lakshman 3; model.FRONT_DROPS is this tuple) ===================
+NO_FRONT = 0              # none: the policy decides at a full buffer
+FRONT_CELL = 1            # Cell-Front: the arriving cell enters and the cell at the front is dropped
+FRONT_FRAME = 2           # Frame-Front: likewise, and the rest of that frame as it reaches the head
+FRONT_DROP_NAMES = ("none", "cell", "frame")
 
 # === codes: a VC's packet state at a port (table pv_state) ===========================================
 PV_NORMAL = 0

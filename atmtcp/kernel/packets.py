@@ -245,6 +245,7 @@ def remove_queued(S, q, position):
 # --- service -----------------------------------------------------------------------------------------------------
 @jit_inline
 def schedule_router_event(S, p, at):
+    """Push router port ``p``'s ``EV_ROUTER`` event at ``at`` and remember its time in ``RP_EVENT_AT``."""
     itab(S, T_RPORT)[p, RP_EVENT_AT] = at
     heap_push(S, at, next_seq(S), EV_ROUTER, p)
 

@@ -1,8 +1,8 @@
 """Window growth, the first of a TCP's three axes (after ns-3's ``TcpCongestionOps``): how cwnd
 opens on an ACK of new data and what ssthresh becomes after a loss.
 
-The rules are per connection: ``C_INCREASE_RULE`` (``INC_*``, :data:`atmtcp.model.INCREASE_RULES`)
-and ``C_SSTHRESH_RULE`` (``SS_*``, :data:`atmtcp.model.SSTHRESH_RULES`); whether the ACK that ends
+The rules are per connection: ``C_INCREASE_RULE`` (``INC_*``, ``layout.INCREASE_RULE_NAMES``)
+and ``C_SSTHRESH_RULE`` (``SS_*``, ``layout.SSTHRESH_RULE_NAMES``); whether the ACK that ends
 fast recovery opens the window too is ``C_RECOVERY_OPENS`` (:func:`atmtcp.kernel.tcp_recovery.exit_recovery`).
 """
 from .jit import jit

@@ -23,6 +23,8 @@ class Check:
 
 
 class NotAnswered(Exception):
+    """A question's answer (or the student's runs) is still missing; the check fails with its message as the
+    reason."""
     pass
 
 
@@ -35,6 +37,7 @@ def answer(answers: dict, name: str):
 
 
 def runs_of(answers: dict) -> LabRuns:
+    """The student's :class:`LabRuns` from ``answers``; :class:`NotAnswered` if they were not passed."""
     runs = answers.get("runs")
     if not isinstance(runs, LabRuns):
         raise NotAnswered("pass your runs too: grader.check(..., runs=runs)")

@@ -24,6 +24,7 @@ REPORT_ENV = "ATMTCP_LABS_REPORT"
 
 @dataclass(frozen=True)
 class Result:
+    """The outcome of one check of one question: public or hidden (``kind``), passed or not, and why."""
     lab: str
     question: str
     check: str
@@ -32,6 +33,7 @@ class Result:
     reason: str
 
     def line(self) -> str:
+        """The result as one report line (``PASS``/``FAIL``, kind, check and reason)."""
         return f"  {'PASS' if self.passed else 'FAIL'}  {self.kind:6s} {self.check}: {self.reason}"
 
 
@@ -59,6 +61,7 @@ class Grader:
         self.results: list[Result] = []
 
     def questions(self) -> tuple[str, ...]:
+        """The lab's questions, the names :meth:`check` accepts."""
         return tuple(self.public)
 
     def check(self, question: str, **answers) -> bool:

@@ -65,24 +65,54 @@ def __getattr__(name: str):
 
 
 def tcp_settings() -> dict:
-    """Paper key -> its ``TCP_SETTINGS`` (docs/modelling.md, "What a paper leaves unsaid")."""
+    """Paper key -> its ``TCP_SETTINGS`` (docs/modelling.md, "What a paper leaves unsaid").
+
+    Returns
+    -------
+    dict
+    """
     return {key: paper.TCP_SETTINGS for key, paper in _papers().items()}
 
 
 def citation(key: str) -> str:
-    """The paper's reference as its package docstring opens: authors, title and venue."""
+    """The paper's reference as its package docstring opens: authors, title and venue.
+
+    Parameters
+    ----------
+    key : str
+        A paper key (:data:`PAPERS`).
+
+    Returns
+    -------
+    str
+    """
     first = " ".join(_papers()[key].__doc__.split("\n\n")[0].split())
     quoted = re.match(r'.*?"[^"]+"(?: \([^)]*\))?', first)
     return (quoted.group(0) if quoted else first.split(" See :mod:")[0].rstrip(".")) + "."
 
 
 def paper_of(target_id: str) -> str:
-    """The paper key of a target id: ``goyal1998.table1`` -> ``goyal1998``."""
+    """The paper key of a target id: ``goyal1998.table1`` -> ``goyal1998``.
+
+    Parameters
+    ----------
+    target_id : str
+        A target id.
+
+    Returns
+    -------
+    str
+    """
     return target_id.split(".")[0]
 
 
 def notebooks() -> dict[str, tuple[str, ...]]:
-    """Notebook name -> the paper keys it renders."""
+    """Notebook name -> the paper keys it renders.
+
+    Returns
+    -------
+    dict of str to tuple of str
+    """
     out: dict[str, tuple[str, ...]] = {}
     for key, paper in _papers().items():
         out[paper.NOTEBOOK] = out.get(paper.NOTEBOOK, ()) + (key,)
@@ -90,13 +120,35 @@ def notebooks() -> dict[str, tuple[str, ...]]:
 
 
 def claims_of(*keys: str) -> list:
-    """The claims of the given papers, in the order given."""
+    """The claims of the given papers, in the order given.
+
+    Parameters
+    ----------
+    *keys : str
+        Paper keys.
+
+    Returns
+    -------
+    list of atmtcp.claims.Claim
+    """
     return [claim for key in keys for claim in _papers()[key].CLAIMS]
 
 
 def targets_of(*keys: str, kind: str = "experiments") -> list[str]:
     """The target ids of the given papers: simulated (``experiments``), written as a table
-    (``tables``) or as a figure (``figures``)."""
+    (``tables``) or as a figure (``figures``).
+
+    Parameters
+    ----------
+    *keys : str
+        Paper keys.
+    kind : str
+        ``"experiments"``, ``"tables"`` or ``"figures"``.
+
+    Returns
+    -------
+    list of str
+    """
     attribute = {"experiments": "EXPERIMENTS", "tables": "TABLE_TARGETS", "figures": "FIGURE_TARGETS"}[kind]
     ids = []
     for key in keys:
@@ -107,7 +159,18 @@ def targets_of(*keys: str, kind: str = "experiments") -> list[str]:
 
 def title_of(target_id: str) -> str:
     """A target's title: its experiment's, or one its paper gives in ``TITLES`` (a figure drawn
-    without a simulation, such as cheon's Fig. 12)."""
+    without a simulation, such as cheon's Fig. 12).
+
+    Parameters
+    ----------
+    target_id : str
+        A target id.
+
+    Returns
+    -------
+    str
+        The title; the id itself if neither gives one.
+    """
     if target_id in _experiments():
         return _experiments()[target_id].title
     return getattr(_papers()[paper_of(target_id)], "TITLES", {}).get(target_id, target_id)
@@ -127,7 +190,17 @@ def _numbers(numbers: list[int]) -> str:
 def targets_summary(key: str) -> str:
     """The paper's targets in a few words, as the README's table of papers gives them: its
     numbered tables and figures (``<key>.tableN``, ``<key>.figN``), then how many other targets
-    (studies and the like; ``atmtcp list`` names them). E.g. ``Tables 1-9, Figs. 2, 5-7, 9 more``."""
+    (studies and the like; ``atmtcp list`` names them). E.g. ``Tables 1-9, Figs. 2, 5-7, 9 more``.
+
+    Parameters
+    ----------
+    key : str
+        A paper key.
+
+    Returns
+    -------
+    str
+    """
     ids = list(dict.fromkeys(targets_of(key) + targets_of(key, kind="tables") + targets_of(key, kind="figures")))
     numbered = {"table": [], "fig": []}
     others = 0

@@ -21,6 +21,8 @@ def target(key: str) -> str:
 
 
 def points_of(key: str):
+    """The ``points`` function of scenario ``key``: its axes x side x seed, without the peer's points it
+    skips."""
     s = SCENARIOS[key]
 
     def points(quick: bool) -> list[dict]:
@@ -40,12 +42,14 @@ def peer_version(peer: str) -> str:
 
 
 def runner_of(key: str):
+    """The ``run_point`` function of scenario ``key`` (:func:`atmtcp.validation.scenarios.run_point`)."""
     def run(point: dict, quick: bool) -> xr.Dataset:
         return run_point(key, point, quick)
     return run
 
 
 def parameters_of(key: str):
+    """The ``parameters`` function of scenario ``key``: its title, the peer's version and seeds, its note."""
     def parameters(quick: bool) -> dict:
         s = SCENARIOS[key]
         return {"scenario": key, "scenario_title": s.title, "peer_version": peer_version(s.peer_name),

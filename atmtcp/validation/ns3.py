@@ -157,6 +157,7 @@ class Ns3Dumbbell:
 
     @property
     def n(self) -> int:
+        """The number of sources (one per access link)."""
         return len(self.access)
 
 

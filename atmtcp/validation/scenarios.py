@@ -115,11 +115,14 @@ def _goyal_dataset(goodput_bps: np.ndarray, run: m.Run) -> xr.Dataset:
 
 
 def goyal_ours(run: m.Run, point: dict) -> xr.Dataset:
+    """Our efficiency and fairness of the goyal1998 run (3.2's definitions)."""
     ds = simulate(run)
     return _goyal_dataset(ds.goodput_bps.values.astype(float), run)
 
 
 def goyal_peer(run: m.Run, point: dict) -> xr.Dataset:
+    """ns-3's efficiency and fairness of the same goyal1998 run
+    (:func:`atmtcp.validation.ns3.from_n_source`)."""
     from . import ns3, ns3_run
     out = ns3_run.run(ns3.from_n_source(run))
     return _goyal_dataset(out["goodput_bytes"] * 8 / run.duration_s, run)
@@ -147,6 +150,8 @@ def goyal_yats_point_run(point: dict, seed: int, quick: bool) -> m.Run:
 
 
 def goyal_yats_peer(run: m.Run, point: dict) -> xr.Dataset:
+    """YATS's efficiency and fairness of the same goyal1998 run
+    (:func:`atmtcp.validation.yats.from_n_source`), over the time YATS simulated."""
     from . import yats
     out = yats.run(yats.from_n_source(run))
     return _goyal_dataset(out["goodput_bytes"] * 8 / out["simulated_s"], run)
@@ -177,6 +182,8 @@ EWA_QUICK_S = 2.0
 
 
 def ewa_point_run(point: dict, seed: int, quick: bool) -> m.Run:
+    """The ten-connection run of ewa 2 of the point's policy (Fig. 5 or 11) under its TCP reading (quick:
+    :data:`EWA_QUICK_S`)."""
     reading = TCP_READINGS[EWA_READINGS[point["tcp"]]]
     run = ten_connection_run(EWA_TARGETS[point["policy"]], seed, **reading)
     return replace(run, duration_s=EWA_QUICK_S) if quick else run
@@ -195,6 +202,8 @@ def _ewa_dataset(ends, per_source, drops, timeouts, fast_retransmits) -> xr.Data
 
 
 def ewa_ours(run: m.Run, point: dict) -> xr.Dataset:
+    """Our per-phase utilization, share ratio and fairness, and drops, timeouts and fast retransmits per
+    connection, of the ewa 2 run."""
     from ..papers.ewa.section2.experiments import summarize_ten
     ds = summarize_ten(simulate(run), run)
     ends = ds.interval.values
@@ -211,6 +220,7 @@ def utilization_of(sample_time: np.ndarray, sent_bytes: np.ndarray, run: m.Run):
 
 
 def ewa_peer(run: m.Run, point: dict) -> xr.Dataset:
+    """The same measures of the ewa 2 run from ns-3 (:func:`atmtcp.validation.ns3.from_internetwork`)."""
     from . import ns3, ns3_run
     spec = ns3.from_internetwork(run)
     out = ns3_run.run(replace(spec, sample_s=INTERVAL_S))
@@ -262,12 +272,14 @@ def _ssthresh_dataset(ends: np.ndarray, total: np.ndarray, duration: float) -> x
 
 
 def ssthresh_ours(run: m.Run, point: dict) -> xr.Dataset:
+    """Our time until L1 stays fully used, and L1's utilization per interval, of the ewa 4.2 run."""
     from ..papers.ewa.shared.measures import utilization
     ends, per_source = utilization(simulate(run))
     return _ssthresh_dataset(ends, per_source.sum(1), run.duration_s)
 
 
 def ssthresh_peer(run: m.Run, point: dict) -> xr.Dataset:
+    """The same measures of the ewa 4.2 run from ns-3."""
     from . import ns3, ns3_run
     out = ns3_run.run(replace(ns3.from_internetwork(run), sample_s=INTERVAL_S))
     ends, per_source = utilization_of(out["sample_time"], out["sent_bytes"], run)

@@ -74,10 +74,12 @@ class YatsRun:
 
     @property
     def slot_s(self) -> float:
+        """One cell time at the links' one rate (s), YATS's time slot."""
         return CELL_BYTES * 8 / self.rate_bps
 
     @property
     def simulated_s(self) -> float:
+        """The time YATS simulated (s): its slots times :attr:`slot_s`."""
         return self.slots * self.slot_s
 
 

@@ -1,7 +1,7 @@
 """Every list a newcomer extends has one home, and what reads it covers it: the policies, flavours,
-loss detections and recoveries of the model are the kernel's names, the atlas runs and labels each of
-them, and the fidelity page has one document per paper of the registry (docs/how-it-works.md's recipes
-name these homes; tests/docs/test_recipes.py follows them)."""
+loss detections, recoveries, window rules, SACK's PIPE starts and drops from the front of the model are the
+kernel's names, the atlas runs and labels each of them, and the fidelity page has one document per paper
+of the registry (docs/how-it-works.md's recipes name these homes; tests/docs/test_recipes.py follows them)."""
 import pytest
 
 from atmtcp import fidelity, internetwork, papers
@@ -40,20 +40,34 @@ def test_every_flavour_has_its_axes_and_a_label():
 
 
 @pytest.mark.parametrize("names,codes", [
-    (L.LOSS_DETECTION_NAMES, (L.DETECT_TIMEOUT, L.DETECT_DUPACKS, L.DETECT_SACK)),
-    (L.RECOVERY_NAMES, (L.RECOVERY_NONE, L.RECOVERY_RENO, L.RECOVERY_NEWRENO, L.RECOVERY_SACK)),
-    (L.POLICY_NAMES, tuple(getattr(L, name.upper()) for name in L.POLICY_NAMES)),
-    (L.ROUTER_POLICY_NAMES, (L.DROP_TAIL, L.DROP_FROM_FRONT, L.FLOYD_JACOBSON_RED)),
+    (L.LOSS_DETECTION_NAMES, {"timeout": L.DETECT_TIMEOUT, "dupacks": L.DETECT_DUPACKS,
+                              "sack": L.DETECT_SACK}),
+    (L.RECOVERY_NAMES, {"none": L.RECOVERY_NONE, "reno": L.RECOVERY_RENO, "newreno": L.RECOVERY_NEWRENO,
+                        "sack": L.RECOVERY_SACK}),
+    (L.POLICY_NAMES, {name: getattr(L, name.upper()) for name in L.POLICY_NAMES}),
+    (L.ROUTER_POLICY_NAMES, {"drop_tail": L.DROP_TAIL, "drop_from_front": L.DROP_FROM_FRONT,
+                             "red": L.FLOYD_JACOBSON_RED}),
+    (L.INCREASE_RULE_NAMES, {"float": L.INC_FLOAT, "bsd": L.INC_BSD, "integer": L.INC_INTEGER,
+                             "integer_every_n": L.INC_INTEGER_EVERY_N}),
+    (L.SSTHRESH_RULE_NAMES, {"half_cwnd": L.SS_HALF_CWND, "bsd": L.SS_BSD}),
+    (L.SACK_PIPE_START_NAMES, {"cwnd-3": L.PIPE_CWND_MINUS_3, "cwnd": L.PIPE_CWND}),
+    (L.FRONT_DROP_NAMES, {"none": L.NO_FRONT, "cell": L.FRONT_CELL, "frame": L.FRONT_FRAME}),
 ])
 def test_the_kernel_names_its_codes_in_their_order(names, codes):
-    """Each name of a kernel table of names is the code at its position (``DETECT_SACK == 2``)."""
-    assert codes == tuple(range(len(names)))
+    """Each name of a kernel table of names is its own code's position (``"sack"`` at ``DETECT_SACK == 2``):
+    a name added without its code, a code without its name, or two names swapped fails."""
+    assert sorted(names) == sorted(codes)
+    assert [codes[name] for name in names] == list(range(len(names)))
 
 
 def test_the_model_takes_its_names_from_the_kernel():
     assert m.LOSS_DETECTIONS is L.LOSS_DETECTION_NAMES
     assert m.RECOVERIES is L.RECOVERY_NAMES
     assert m.POLICIES is L.POLICY_NAMES
+    assert m.INCREASE_RULES is L.INCREASE_RULE_NAMES
+    assert m.SSTHRESH_RULES is L.SSTHRESH_RULE_NAMES
+    assert m.SACK_PIPE_STARTS is L.SACK_PIPE_START_NAMES
+    assert m.FRONT_DROPS is L.FRONT_DROP_NAMES
     assert internetwork.ROUTER_POLICIES is L.ROUTER_POLICY_NAMES
 
 

@@ -106,14 +106,6 @@ def test_bsd_ssthresh_halves_the_smaller_of_cwnd_and_the_window():
         assert tr.values("ssthresh", after=tr.t_fr - 1e-12)[0] == expected
 
 
-def test_kernel_codes_follow_the_models_rule_names():
-    """The compiler writes ``RULES.index(name)``; the kernel compares with these constants."""
-    from atmtcp.kernel import layout as L
-    assert [L.INC_FLOAT, L.INC_BSD, L.INC_INTEGER, L.INC_INTEGER_EVERY_N] == [
-        m.INCREASE_RULES.index(r) for r in ("float", "bsd", "integer", "integer_every_n")]
-    assert [L.SS_HALF_CWND, L.SS_BSD] == [m.SSTHRESH_RULES.index(r) for r in ("half_cwnd", "bsd")]
-
-
 def test_a_behaviour_sentence_decides_its_setting():
     """A setting decided by how the paper says its TCP behaved enters the TCP as a stated one does, and the
     table marks it."""

@@ -180,11 +180,15 @@ def simulate_case(case: str, policy: str, payload: int, seed: int, trace_all: bo
 
 # --- Tables 1-5 ---------------------------------------------------------------------------------------
 def table_points(target: str):
+    """The ``points`` function of table ``target`` (``"cheon.table1"`` ... ``"cheon.table5"``): its policies x
+    the case's seeds."""
     case, _, policies = TABLES[target]
     return lambda quick: grid(policy=list(policies), seed=seeds(case, quick))
 
 
 def table_run(target: str):
+    """The ``run_point`` function of table ``target``: one run of the table's case and packet size under
+    the point's policy, summarized by :func:`summarize_run` (effective throughput and fairness, cheon 4.2.3)."""
     case, payload, _ = TABLES[target]
 
     def run_point(point: dict, quick: bool) -> xr.Dataset:

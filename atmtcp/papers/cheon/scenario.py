@@ -141,6 +141,9 @@ milliseconds with every freed place taken by the same input."""
 
 
 def network(case: str, policy: str, payload: int) -> m.Network:
+    """cheon Fig. 1's parking-lot network of ``case`` with every switch port running ``policy`` (buffer
+    :data:`BUFFER_CELLS`, slotted: :data:`SLOTTED_PORTS`) and the hosts' IP service rate for ``payload``-byte
+    packets (cheon 2)."""
     spec = CASES[case]
     port = m.PortConfig(BUFFER_CELLS, drop_policy(policy, case, payload), slotted=SLOTTED_PORTS)
     return parking_lot(spec["groups"], spec["trunks_s"], port, spec["sink_s"], ip_service_pps=IP_SERVICE_PPS[payload])

@@ -107,29 +107,40 @@ def study_run(case: str, payload: int, policy: str, policy_changes: dict | None 
 
 
 def hold_points(quick: bool) -> list[dict]:
+    """``cheon.espd_hold_study``'s points: each drop timer of :data:`HOLD_TIMERS_S` x the symmetric case's
+    seeds."""
     return grid(drop_timer_s=list(QUICK_HOLD_TIMERS_S if quick else HOLD_TIMERS_S), seed=seeds("symmetric", quick))
 
 
 def hold_run(point: dict, quick: bool) -> xr.Dataset:
+    """One Table 1 ESPD run (symmetric, 500-byte packets) with the point's drop timer, with the costs of a
+    capture (:func:`capture_costs`)."""
     return study_run("symmetric", 500, "espd", {"drop_timer_s": point["drop_timer_s"]}, costs=True)(point["seed"])
 
 
 def readings_points(quick: bool) -> list[dict]:
+    """``cheon.espd_readings``' points: each reading of :data:`READINGS` x the symmetric case's seeds."""
     return grid(reading=list(QUICK_READINGS if quick else READINGS), seed=seeds("symmetric", quick))
 
 
 def readings_run(point: dict, quick: bool) -> xr.Dataset:
+    """One Table 1 ESPD run under the point's reading of section 3.3 (:data:`READINGS`), with the costs of a
+    capture."""
     changes, sonet = READINGS[point["reading"]]
     return study_run("symmetric", 500, "espd", changes, sonet, costs=True)(point["seed"])
 
 
 def eom_points(quick: bool) -> list[dict]:
+    """``cheon.eom_study``'s points: table x PPD and EPD x both readings of a dropped EOM cell x seeds (quick:
+    Tables 1-2 only)."""
     tables = ("cheon.table1", "cheon.table2") if quick else EOM_TABLES
     return grid(table=list(tables), policy=list(EOM_POLICIES), dropped_eom=list(EOM_READINGS),
                 seed=seeds("symmetric", quick))
 
 
 def eom_run(point: dict, quick: bool) -> xr.Dataset:
+    """One run of the point's table and policy with a dropped EOM cell capturing its VC or ending its packet
+    (:data:`EOM_READINGS`; cheon 3.1-3.2)."""
     case, payload, _ = TABLES[point["table"]]
     capture = EOM_READINGS[point["dropped_eom"]]
     return study_run(case, payload, point["policy"], {"capture_eom": capture})(point["seed"])

@@ -25,6 +25,8 @@ arrivals (the slides give no start times; goyal1998 3.1's "at the same time" is 
 
 
 def satellite_points(quick: bool) -> list[dict]:
+    """The satellite tables' points: SACK, Reno, vanilla x the satellite buffers x the UBR, EPD and
+    Selective Drop columns x :data:`SATELLITE_SEEDS` (quick: one seed)."""
     out = []
     for tcp in ("sack", "reno", "vanilla"):
         for buffer in NETWORKS["satellite"]["buffers"]:
@@ -61,6 +63,8 @@ def satellite_study_points(quick: bool) -> list[dict]:
 
 
 def satellite_study_run(point: dict, quick: bool) -> xr.Dataset:
+    """One satellite table cell under the point's reading of :data:`SATELLITE_READINGS` (the hop's delay or
+    the run's length), summarized as the tables are."""
     reading = SATELLITE_READINGS[point["reading"]]
     duration = reading.get("duration_s")
     run = goyal_run("satellite", 5, point["buffer"], point["policy"], point["tcp"], point["seed"], quick,
@@ -74,6 +78,8 @@ STALL_INITIAL_SSTHRESH = 131072
 
 
 def stall_points(quick: bool) -> list[dict]:
+    """One point per increase rule: integer bytes (the stall), the slides' Solution 1 (every N ACKs) and
+    floating point."""
     return [{"increase": rule} for rule in ("integer", "integer_every_n", "float")]
 
 

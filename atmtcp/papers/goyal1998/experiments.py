@@ -58,6 +58,9 @@ def table_points(policies, networks=("lan", "wan")):
 
 
 def table_runner(tcp: str):
+    """The ``run_point`` function of a table of ``tcp`` (Tables 1, 4, 6): one N-source run of the point's
+    network, sources, buffer and policy, summarized (3.2's efficiency and fairness) with its buffer in
+    cells."""
     def run_point(point: dict, quick: bool) -> xr.Dataset:
         point = dict(point)
         buffer = buffer_cells(point["network"], point.pop("buffer_factor"))
@@ -93,6 +96,7 @@ def same_runs_as(parent: str):
 
 # --- Table 3: zero-loss buffer requirement -------------------------------------------------------
 def table3_points(quick: bool) -> list[dict]:
+    """Table 3's points (goyal1998 3.3.1): LAN and WAN x 5 and 15 sources x the table seeds."""
     return grid(network=["lan", "wan"], sources=[5, 15], seed=list(_seeds(quick)))
 
 
@@ -127,6 +131,8 @@ def fba_points(quick: bool) -> list[dict]:
 
 
 def fba_run(point: dict, quick: bool) -> xr.Dataset:
+    """One cell of 4.2.1's FBA factorial: vanilla TCP, seed 0, the point's buffer, R and Z; summarized
+    without per-source columns."""
     buffer = buffer_cells(point["network"], point["buffer_factor"])
     run = goyal_run(point["network"], point["sources"], buffer, "fba", "vanilla", 0, quick,
                     r_fraction=point["r_fraction"], z=point["z"])
@@ -135,6 +141,7 @@ def fba_run(point: dict, quick: bool) -> xr.Dataset:
 
 # --- section 4.2: Selective Drop's Z --------------------------------------------------------------------------
 def sd_z_points(quick: bool) -> list[dict]:
+    """Section 4.2's Selective Drop Z sweep: LAN and WAN x Z from 2 down to 0.2 x the table seeds."""
     return grid(network=["lan", "wan"], z=[2.0, 1.0, 0.9, 0.8, 0.5, 0.2],
                 seed=list(_seeds(quick)))
 
@@ -186,6 +193,8 @@ def scripted_loss_run(tcp: str, lost: tuple[int, ...], duration_s: float) -> m.R
 
 
 def loss_figure(tcp: str, n_lost: int):
+    """The ``run_point`` function of Figs. 5-7: one WAN connection of ``tcp`` losing ``n_lost`` consecutive
+    segments from :data:`SCRIPTED_LOSS_START`; its cwnd trace, timeouts and fast retransmits."""
     def run_point(point: dict, quick: bool) -> xr.Dataset:
         lost = tuple(range(SCRIPTED_LOSS_START, SCRIPTED_LOSS_START + n_lost))
         ds = simulate(scripted_loss_run(tcp, lost, 3.0))

@@ -26,7 +26,20 @@ in the WAN and satellite networks)."""
 
 
 def buffer_cells(network: str, factor: int) -> int:
-    """The switch buffer of ``network`` at ``factor`` times its smaller table buffer."""
+    """The switch buffer of ``network`` at ``factor`` times its smaller table buffer.
+
+    Parameters
+    ----------
+    network : str
+        ``"lan"``, ``"wan"`` or ``"satellite"`` (:data:`NETWORKS`).
+    factor : int
+        The multiple (goyal1998's tables: 1 and 3).
+
+    Returns
+    -------
+    int
+        The buffer in cells.
+    """
     return int(factor) * NETWORKS[network]["buffers"][0]
 
 
@@ -40,7 +53,18 @@ which a slotted switch port takes the cells that arrive in one slot."""
 
 
 def goyal_parameters(quick: bool) -> dict:
-    """The fixed parameters of goyal_run, as flat attributes (see :class:`Experiment`)."""
+    """The fixed parameters of goyal_run, as flat attributes (see :class:`Experiment`).
+
+    Parameters
+    ----------
+    quick : bool
+        Whether the runs are the quick mode's (shorter durations).
+
+    Returns
+    -------
+    dict
+        Parameter name -> value (numbers and strings).
+    """
     out = {"mss_bytes": 512, "aal5_overhead_bytes": m.Aal5Config().overhead_bytes,
            "cell_contention": HEADLINE_CONTENTION, "start_times": "all sources at t = 0 (goyal1998 3.1)",
            "seed_draws": "the order of a slot's arrivals at each slotted switch port",
@@ -67,6 +91,25 @@ def policy_config(policy: str, buffer: int | None, sources: int, packet_cells: i
     maximum packet size"), at least 200. Selective Drop and FBA: R = 0.9 K, Z = 0.8
     (section 7: "the values of R and Z are chosen to be 0.9 and 0.8"). How cells contend for the
     port is :func:`n_source_run`'s ``contention`` (:mod:`atmtcp.contention`).
+
+    Parameters
+    ----------
+    policy : str
+        The column: ``"ubr"`` (tail drop), ``"epd"``, ``"selective_drop"`` or ``"fba"``.
+    buffer : int or None
+        The buffer in cells; None: infinite (tail drop whatever ``policy``).
+    sources : int
+        The number of connections (N).
+    packet_cells : int
+        The cells of one packet.
+    r_fraction : float
+        Selective Drop's and FBA's R as a share of the buffer.
+    z : float
+        Selective Drop's and FBA's Z.
+
+    Returns
+    -------
+    atmtcp.model.PortConfig
     """
     if buffer is None:
         return m.PortConfig(None, m.DropPolicy("tail"))
@@ -89,7 +132,53 @@ def goyal_run(network: str, sources: int, buffer: int | None, policy: str, tcp: 
     :data:`atmtcp.contention.CELL_ASSUMPTIONS`. Every source starts at t = 0 (goyal1998 3.1) unless
     ``start_jitter_s`` spreads the starts (drawn from ``seed``, see :data:`JITTER_S`); the seed also draws
     the slotted ports' order of a slot's arrivals. ``tcp_options``: :class:`~atmtcp.model.TcpConfig` fields over
-    goyal's TCP (a study's other reading); ``trunk_delay_s`` replaces the network's SW1-SW2 delay."""
+    goyal's TCP (a study's other reading); ``trunk_delay_s`` replaces the network's SW1-SW2 delay.
+
+    Parameters
+    ----------
+    network : str
+        ``"lan"``, ``"wan"`` or ``"satellite"`` (:data:`NETWORKS`).
+    sources : int
+        The number of sources (N).
+    buffer : int or None
+        The switch buffer in cells; None: infinite.
+    policy : str
+        The policy column (:func:`policy_config`).
+    tcp : str
+        The TCP flavour (:data:`atmtcp.model.FLAVORS`).
+    seed : int
+        The run's seed.
+    quick : bool
+        Whether the run has the quick mode's duration (unless ``duration_s`` is given).
+    mss, rcv_wnd : int, optional
+        The segment size (the network's own for the satellite) and the receiver's window (default: the
+        network's).
+    duration_s : float, optional
+        The simulated time (default: the network's).
+    r_fraction, z : float
+        Selective Drop's and FBA's R (share of the buffer) and Z.
+    trace : atmtcp.model.TraceConfig, optional
+        What to trace.
+    link_delay_s : float, optional
+        Every link's delay (default: the network's).
+    assumption : str
+        How cells contend for the switch buffers (:data:`atmtcp.contention.CELL_ASSUMPTIONS`).
+    start_jitter_s : float
+        The spread of the sources' starts (s); 0: all at t = 0.
+    tcp_options : dict, optional
+        :class:`~atmtcp.model.TcpConfig` fields over goyal's TCP.
+    trunk_delay_s : float, optional
+        The SW1-SW2 delay (default: the network's).
+
+    Returns
+    -------
+    atmtcp.model.Run
+
+    Raises
+    ------
+    atmtcp.model.ModelError
+        If ``assumption`` is not a known cell-contention assumption.
+    """
     cell_contention(assumption)   # an unknown name is refused as goyal_run.assumption
     params = NETWORKS[network]
     duration = duration_s or (QUICK_DURATION_S[network] if quick else params["duration_s"])

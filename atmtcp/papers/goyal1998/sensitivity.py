@@ -25,7 +25,20 @@ evaluated on the UBR and EPD columns only (the study has no Selective Drop colum
 
 
 def as_tables(ds: xr.Dataset, assumption: str) -> dict[str, xr.Dataset]:
-    """Table targets (1, 2, 4, 5) as one assumption gives them: mean over the jittered seeds."""
+    """Table targets (1, 2, 4, 5) as one assumption gives them: mean over the jittered seeds.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        ``goyal1998.ubr_sensitivity``'s result.
+    assumption : str
+        A cell-contention assumption (:data:`atmtcp.contention.CELL_ASSUMPTIONS`).
+
+    Returns
+    -------
+    dict of str to xarray.Dataset
+        Table target id -> its numbers.
+    """
     one = ds.sel(assumption=assumption)[["efficiency", "fairness", "buffer_cells"]].mean("seed")
     tables = {}
     for tcp, (eff_table, fair_table) in TABLES.items():
@@ -38,7 +51,19 @@ def as_tables(ds: xr.Dataset, assumption: str) -> dict[str, xr.Dataset]:
 def summary(ds: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
     """One row per assumption: ``|reproduced - paper|`` averaged per table and over all four,
     LAN and WAN column averages of UBR efficiency and fairness per TCP flavour, and the
-    claims (on the UBR and EPD columns) that pass."""
+    claims (on the UBR and EPD columns) that pass.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        ``goyal1998.ubr_sensitivity``'s result.
+    reference : pandas.DataFrame
+        goyal1998's numbers (:func:`atmtcp.reference.load_reference`).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     targets = [t for pair in TABLES.values() for t in pair]
     ref = reference[reference.target.isin(targets) & reference.policy.isin(POLICIES)]
     claims = [restricted_to_policies(c, POLICIES) for c in CLAIMS if c.name in CLAIM_NAMES]
@@ -66,7 +91,18 @@ def summary(ds: xr.Dataset, reference: pd.DataFrame) -> pd.DataFrame:
 
 
 def paper_column_averages(reference: pd.DataFrame) -> pd.DataFrame:
-    """The paper's UBR column averages of Tables 1, 2, 4, 5 (the printed 'Column average' rows)."""
+    """The paper's UBR column averages of Tables 1, 2, 4, 5 (the printed 'Column average' rows).
+
+    Parameters
+    ----------
+    reference : pandas.DataFrame
+        goyal1998's numbers (:func:`atmtcp.reference.load_reference`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``target``, ``network``, ``tcp``, ``metric``, ``value``.
+    """
     rows = reference[reference.metric.str.endswith("_column_average") & (reference.policy == "ubr")
                      & reference.target.isin([t for pair in TABLES.values() for t in pair])]
     return rows[["target", "network", "tcp", "metric", "value"]].reset_index(drop=True)
@@ -76,7 +112,24 @@ def drops_versus_full_arrivals(ds: xr.Dataset, assumption: str, tcp: str = "vani
                                sources: int = 5, buffer_factor: int = 1) -> pd.DataFrame:
     """Per source, over the seeds: data cells dropped, data cells that arrived at a full
     buffer, and goodput. Under phase lock the lucky source's cells are never dropped; under a
-    fair contention rule drops follow full-buffer arrivals."""
+    fair contention rule drops follow full-buffer arrivals.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        ``goyal1998.ubr_sensitivity``'s result.
+    assumption : str
+        A cell-contention assumption.
+    tcp, network : str
+        The table cell's TCP and network.
+    sources, buffer_factor : int
+        The table cell's row.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per source: ``dropped``, ``full_buffer_arrivals``, ``goodput_mbps``.
+    """
     cell = ds.sel(assumption=assumption, tcp=tcp, network=network, sources=sources, buffer_factor=buffer_factor,
                   policy="ubr")
     cell = cell.isel(source=slice(0, sources))

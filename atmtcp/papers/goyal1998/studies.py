@@ -124,6 +124,8 @@ def _dropped(t, seq, drop_t, drop_seq) -> np.ndarray:
 
 
 def mechanism_points(quick: bool) -> list[dict]:
+    """``goyal1998.sack_lan_mechanism``'s points: LAN cells (sources x buffer x policy) x Reno and SACK x
+    seeds (quick: 5 sources, 1000 cells, EPD)."""
     if quick:
         return grid(sources=[5], buffer_factor=[1], policy=["epd"], reading=list(MECHANISM_READINGS),
                     seed=list(QUICK_MECHANISM_SEEDS))
@@ -182,6 +184,8 @@ def fba_study_points(quick: bool) -> list[dict]:
 
 
 def fba_study_run(point: dict, quick: bool) -> xr.Dataset:
+    """One LAN cell of Tables 1-2 (vanilla TCP) under the point's reading of :data:`FBA_READINGS` (``Na`` as
+    the VCs routed, or each host's own timer phase); summarized without per-source columns."""
     buffer = buffer_cells("lan", point["buffer_factor"])
     reading = FBA_READINGS[point["reading"]]
     run = goyal_run("lan", point["sources"], buffer, point["policy"], "vanilla", point["seed"], quick)

@@ -152,6 +152,8 @@ def mechanism_figure(ds: xr.Dataset):
 
 
 def mechanism_finding(ds: xr.Dataset) -> str:
+    """The mechanism study in one sentence per TCP: the shares of first transmissions and of retransmissions
+    in recovery dropped, and of each that met a queue of at least R."""
     parts = []
     for reading in ds.reading.values:
         parts.append(f"{reading}: {100 * _pooled(ds, reading, 'first', 'dropped'):.2f} % of first transmissions "
@@ -229,6 +231,8 @@ def fba_figure(table: pd.DataFrame):
 
 
 def fba_finding(table: pd.DataFrame) -> str:
+    """The FBA study in words: FBA's LAN efficiency at the smallest buffer under each reading against the
+    paper's, and each reading's mean absolute difference from the paper (:func:`fba_errors`)."""
     errors = fba_errors(table)
     fba = table.loc["efficiency"].xs("FBA", level="policy")
     small = fba[fba.index.get_level_values("buffer") == fba.index.get_level_values("buffer").min()]

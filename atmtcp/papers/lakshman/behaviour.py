@@ -43,6 +43,9 @@ STUDY_SEEDS = (1, 2, 3)
 
 
 def study_points(quick: bool) -> list[dict]:
+    """``lakshman.loss_detection``'s points: both readings of the increase x the total-throughput figures
+    (:data:`TOTAL_FIGURES`) x the disciplines x :data:`STUDY_BUFFERS` x :data:`STUDY_SEEDS` (quick: the quick
+    buffers and seeds)."""
     return grid(tcp=list(READINGS), case=list(TOTAL_FIGURES), discipline=list(DISCIPLINES),
                 buffer=buffers(quick) if quick else list(STUDY_BUFFERS), seed=seeds(quick) if quick else list(STUDY_SEEDS))
 
@@ -108,6 +111,8 @@ def large_window_timeout_share(reading: str):
 
 
 def study_fast_retransmit_share(reading: str, case: str):
+    """A measure of the study's runs under ``reading`` for figure ``case``: the share of the loss events that
+    started with a fast retransmit (NaN without any)."""
     def measure(data: dict) -> float:
         ds = data[STUDY].sel(tcp=reading, case=case)
         fast, timeouts = float(ds.fast_retransmits.sum()), float(ds.timeouts.sum())

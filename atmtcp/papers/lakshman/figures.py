@@ -173,6 +173,8 @@ def rtt_bias_table(datasets: dict[str, xr.Dataset]) -> pd.DataFrame:
 
 # --- Figs. 11-14: RED -------------------------------------------------------------------------------------------
 def red_label(red_one: float, front: bool = False) -> str:
+    """The legend label of RED whose drop probability runs from ``red_one`` to :data:`RED_FULL` (lakshman 5),
+    at the front if ``front``."""
     return f"RED {red_one:.0e}..{RED_FULL:g}" + (" at the front" if front else "")
 
 
@@ -203,6 +205,8 @@ def red_figure(ds: xr.Dataset, title: str, companions: dict[str, xr.Dataset] | N
 
 
 def red_table(ds: xr.Dataset, front: bool = False) -> pd.DataFrame:
+    """Figs. 11-13 as a table: per buffer (and its beta), the mean, min and max total throughput of each RED
+    probability range."""
     rows = {}
     for r in ds.red_one.values:
         rows[(red_label(float(r), front), "mean")] = ds.total_throughput_mean.sel(red_one=r).values
@@ -230,6 +234,7 @@ def fig14_figure(ds: xr.Dataset, title: str):
 
 
 def fig14_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Fig. 14 as a table: the mean, min and max total throughput per RED_full / RED_one ratio."""
     return pd.DataFrame({"mean": ds.total_throughput_mean.values, "min": ds.total_throughput_min.values,
                          "max": ds.total_throughput_max.values},
                         index=pd.Index([f"{r:.0e}" for r in ds.ratio.values], name="RED_full / RED_one")).round(3)
@@ -262,6 +267,8 @@ def early_warning_figure(ds: xr.Dataset, title: str):
 
 
 def early_warning_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The early-warning study per discipline: fast retransmits counted, the 10th percentile and median delay
+    from a drop to its fast retransmit (ms), the share within 90 ms, the mean queue and the throughput."""
     rows = []
     for k in ds.discipline.values:
         w = ds.warning_delay_s.sel(discipline=k).values

@@ -231,6 +231,7 @@ def fill_unchanged(ds: xr.Dataset) -> xr.Dataset:
 
 
 def study_parameters(quick: bool) -> dict:
+    """The buffer study's parameters: the experiments' (:func:`parameters`) and the study's own constants."""
     return {**parameters(quick), "input_sampling_s": INPUT_SAMPLING_S, "start_spread_s": START_SPREAD_S,
             "smallest_beta": SMALLEST_BETA, "beta_one_cells": BETA_ONE_CELLS}
 

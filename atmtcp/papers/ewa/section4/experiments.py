@@ -60,6 +60,8 @@ def scenario_of(target: str) -> str:
 
 
 def steady_phases(s: EwaScenario) -> tuple:
+    """The phases of ``s`` without each one's first :data:`STEADY_AFTER_S` (the transient): ``(name, start,
+    end)``."""
     return tuple((name, start + STEADY_AFTER_S, end) for name, start, end in s.phases)
 
 
@@ -253,6 +255,8 @@ STUDY_SEEDS, QUICK_STUDY_SEEDS = SEEDS, 2
 
 
 def ssthresh_points(quick: bool) -> list[dict]:
+    """``ewa.ssthresh_study``'s points: each initial ssthresh of :data:`SSTHRESH_STUDY_KB` x the seeds (ewa
+    4.2)."""
     return grid(ssthresh_kb=list(SSTHRESH_STUDY_KB), seed=list(range(QUICK_STUDY_SEEDS if quick else STUDY_SEEDS)))
 
 
@@ -302,6 +306,8 @@ BEHAVIOUR_SEEDS, QUICK_BEHAVIOUR_SEEDS = 5, 1
 
 
 def behaviour_points(quick: bool) -> list[dict]:
+    """``ewa.behaviour_sensitivity``'s points: each TCP reading x each case of :data:`BEHAVIOUR_CASES` x the
+    seeds."""
     return grid(tcp=list(BEHAVIOUR_READINGS), case=list(BEHAVIOUR_CASES),
                 seed=list(range(QUICK_BEHAVIOUR_SEEDS if quick else BEHAVIOUR_SEEDS)))
 

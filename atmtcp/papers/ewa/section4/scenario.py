@@ -53,12 +53,15 @@ class EwaScenario:
 
     @property
     def n(self) -> int:
+        """The number of TCP connections (one per IP delay)."""
         return len(self.ip_delays_s)
 
     def open_at(self, i: int) -> float:
+        """When connection ``i`` opens (s); 0 unless the scenario gives opening times."""
         return self.opens_s[i] if self.opens_s else 0.0
 
     def close_at(self, i: int) -> float | None:
+        """When connection ``i`` closes (s); None: it stays open to the end."""
         return self.closes_s[i] if self.closes_s else None
 
     def open_in(self, start: float, end: float) -> list[int]:
