@@ -82,6 +82,7 @@ def test_the_table_sets_each_cell_beside_the_paper_the_tables_and_yats():
     assert (counts["paper inside, in phase"], counts["paper inside, phase per host"]) == (2, 2)
     assert (counts["moved inside"], counts["moved outside"]) == (1, 1)
     assert (counts["cells with YATS"], counts["toward YATS"], counts["away from YATS"]) == (1, 1, 0)
+    assert (counts["ours in YATS's interval, in phase"], counts["ours in YATS's interval, phase per host"]) == (0, 0)
     assert "1 move toward YATS's mean and 0 away" in study_figures.tick_phase_finding(
         study_figures.tick_phase_counts(table))
 
@@ -96,3 +97,43 @@ def test_every_yats_row_of_the_validation_table_is_a_cell_of_the_study():
                                            buffer_cells(p["network"], p["buffer_factor"]), p["policy"])
              for p in studies.tick_phase_points(False)}
     assert set(yats.index.get_level_values("cell")) <= cells
+
+
+def _prose() -> str:
+    """The notebook's text after the study's table, whitespace collapsed."""
+    import json
+    cells = json.loads((ROOT / "notebooks" / "goyal1998.ipynb").read_text())["cells"]
+    text = [''.join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+    return " ".join(next(t for t in text if t.startswith("**A phase per host moves the LAN")).split())
+
+
+def test_the_notebooks_prose_states_the_tracked_table():
+    """Every number of the notebook's reading of the study is the tracked table's (figures/goyal1998/)."""
+    table = pd.read_csv(ROOT / "figures" / "goyal1998" / "goyal1998.tick_phase_study.csv")
+    table = table.set_index(["metric", *study_figures._CELL])
+    counts = study_figures.tick_phase_counts(table)
+    c, lan_eff, lan_fair, wan_eff, wan_fair = (counts.loc[k] for k in (
+        ("all", "all"), ("efficiency", "lan"), ("fairness", "lan"), ("efficiency", "wan"), ("fairness", "wan")))
+    text = _prose()
+    assert (f"in {c['paper inside, phase per host']:.0f} of the {c['cells']:.0f} cells, against "
+            f"{c['paper inside, in phase']:.0f} with the hosts in phase ({c['moved inside']:.0f} cells move inside, "
+            f"{c['moved outside']:.0f} outside, {lan_eff['moved outside']:.0f} of them LAN efficiencies)") in text
+    assert (f"of its {c['cells with YATS']:.0f} cells {c['toward YATS']:.0f} move toward its mean and "
+            f"{c['away from YATS']:.0f} away") in text
+    assert (f"(mean |ours - YATS| {lan_fair['|ours - YATS|, in phase']:.3f} in phase, "
+            f"{lan_fair['|ours - YATS|, phase per host']:.3f} per host)") in text
+    assert (f"({lan_eff['|ours - YATS|, in phase']:.3f} against {lan_eff['|ours - YATS|, phase per host']:.3f}:") in text
+    assert (f"where they were ({wan_eff['|ours - YATS|, phase per host']:.2f} and "
+            f"{wan_fair['|ours - YATS|, phase per host']:.2f})") in text
+
+    def cell(metric, tcp, n, policy):
+        r = table.loc[(metric, tcp, "lan", n, 1000, policy)]
+        return r["in phase: mean"], r["phase per host: mean"], r["paper"], r["YATS: mean"]
+    e, f, v = cell("efficiency", "reno", 15, "UBR"), cell("fairness", "reno", 15, "UBR"), cell("efficiency", "vanilla", 5, "UBR")
+    assert (f"goes from {e[0]:.2f} to {e[1]:.2f} (paper {e[2]:.2f}, YATS {e[3]:.2f}) and its fairness from "
+            f"{f[0]:.2f} to {f[1]:.2f} (paper {f[2]:.2f}, YATS {f[3]:.2f})") in text
+    assert f"from {v[0]:.2f} to {v[1]:.2f} (paper {v[2]:.2f}, YATS {v[3]:.2f})" in text
+    wan = table.xs("wan", level="network")
+    assert (wan["phase per host: mean"] - wan["in phase: mean"]).abs().max() <= 0.04
+    vanilla = table.xs(("efficiency", "vanilla", "lan"), level=("metric", "tcp", "network")).dropna(subset=["YATS: mean"])
+    assert len(vanilla) == 4 and (vanilla["phase per host: mean"] > vanilla["YATS: mean"]).all()

@@ -291,7 +291,8 @@ def tick_phase_table(reference: pd.DataFrame, tables: dict[str, xr.Dataset], stu
 def tick_phase_counts(table: pd.DataFrame) -> pd.DataFrame:
     """Per metric and network (and over all): the cells, the paper's value inside our interval under each
     reading, the cells that move in and out of it, and where YATS has the cell, how many move toward or
-    away from YATS's mean and the mean |ours - YATS| under each reading."""
+    away from YATS's mean, how many of our means lie in YATS's 90 % interval, and the mean |ours - YATS|
+    under each reading."""
     groups = [(("all", "all"), table)]
     groups += [(key, sub) for key, sub in table.groupby(level=["metric", "network"], sort=False)]
     out = []
@@ -299,11 +300,13 @@ def tick_phase_counts(table: pd.DataFrame) -> pd.DataFrame:
         was, now = (sub[f"{r}: inside"].astype(bool) for r in PHASE_READINGS)
         yats = sub[sub["YATS: mean"].notna()]
         before, after = ((yats[f"{r}: mean"] - yats["YATS: mean"]).abs() for r in PHASE_READINGS)
+        within = [int(yats[f"{r}: mean"].between(yats["YATS: low"], yats["YATS: high"]).sum()) for r in PHASE_READINGS]
         out.append({"metric": metric, "network": network, "cells": len(sub),
                     "paper inside, in phase": int(was.sum()), "paper inside, phase per host": int(now.sum()),
                     "moved inside": int((~was & now).sum()), "moved outside": int((was & ~now).sum()),
                     "cells with YATS": len(yats), "toward YATS": int((after < before).sum()),
                     "away from YATS": int((after > before).sum()),
+                    "ours in YATS's interval, in phase": within[0], "ours in YATS's interval, phase per host": within[1],
                     "|ours - YATS|, in phase": before.mean(), "|ours - YATS|, phase per host": after.mean()})
     return pd.DataFrame(out).set_index(["metric", "network"]).round(3)
 
