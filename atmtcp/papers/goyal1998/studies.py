@@ -14,6 +14,8 @@ The tables keep the paper's stated mechanisms. These targets show what the resul
   of what limits FBA in the 1000-cell LAN: ``Na`` counting every VC routed through the port instead of
   those with a cell in the buffer (4.2: "A VC is said to be active if it has at least one cell in the
   buffer"), and each host's 100 ms timer ticking at its own phase instead of all together.
+- ``goyal1998.tick_phase_study``: every cell of Tables 1, 2, 4 and 5 (vanilla and Reno) with each host's
+  timer at its own phase (:func:`tick_phase_run`; the rule's decision is written there).
 """
 from __future__ import annotations
 
@@ -202,6 +204,69 @@ def with_active_vcs(run: m.Run, active_vcs: str) -> m.Run:
     return with_switch_port(run, replace(port, policy=replace(port.policy, active_vcs=active_vcs)))
 
 
+# --- the hosts' timer phase: Tables 1, 2, 4 and 5 -------------------------------------------------------
+TICK_PHASE_TCPS = {"vanilla": ("goyal1998.table1", "goyal1998.table2"),
+                   "reno": ("goyal1998.table4", "goyal1998.table5")}
+"""The TCPs of the study and the tables (efficiency, fairness) whose cells and runs it takes as its "in phase"."""
+QUICK_TICK_PHASE = {"tcp": ["reno"], "network": ["lan"], "sources": [5], "buffer_factor": [1],
+                    "policy": ["ubr", "epd"]}
+"""The quick grid (with :data:`QUICK_TABLE_SEEDS`): two cells of Table 4's LAN, for the tests."""
+
+
+def tick_phase_points(quick: bool) -> list[dict]:
+    """Every cell of Tables 1-2 (vanilla) and 4-5 (Reno), 10 seeds as the tables; quick: :data:`QUICK_TICK_PHASE`.
+    The hosts in phase are the tables' own runs (``goyal1998.table1``, ``.table4``), taken in the notebook."""
+    if quick:
+        return grid(**QUICK_TICK_PHASE, seed=list(QUICK_TABLE_SEEDS))
+    return grid(tcp=list(TICK_PHASE_TCPS), network=["lan", "wan"], sources=[5, 15], buffer_factor=list(BUFFER_FACTORS),
+                policy=list(TABLE_POLICIES), seed=list(TABLE_SEEDS))
+
+
+def tick_phase_run(point: dict, quick: bool) -> xr.Dataset:
+    """One cell of Tables 1-2 or 4-5 with each host's 100 ms timer ticking at its own phase, uniform within a
+    tick, drawn from the run's seed (:func:`atmtcp.variations.with_tick_phases`, stream
+    :data:`TICK_PHASE_STREAM`: the LAN vanilla runs are ``goyal1998.fba_study``'s "timer phase per host").
+
+    **What the rule decides** (:mod:`atmtcp.tcp_settings`; written before the study's numbers were seen).
+    The headline keeps every host's timer in phase (``TcpConfig.tick_phase_s = 0``); this study is the
+    rule's third step, the other plausible reading.
+
+    1. *The paper's sentences.* None names the phase of a host's timer. About its timers goyal1998 says:
+       3.1, "TCP timer granularity is set to 100 ms" (which decides ``granularity_s``, over 4.4BSD's
+       500 ms); 2, "The TCP source estimates the RTT of the connection by measuring the time (number of
+       ticks of the timer) between the sending of a segment and the receipt of the ACK" (a tick timer);
+       3.1, "All TCP sources start sending at the same time ... This increases the probability of
+       synchronization among connections, and represents a worst case scenario" (the starts, not the
+       clocks); its parameters are those of [12] (Dwight, ATM Forum 95-0077r1), not available here.
+       One sentence states how the simulated TCPs behaved, 3.3 on Tables 1-2: "TCP connections are
+       synchronized when their sources timeout and retransmit at the same time. ... All these connections
+       wait for a timeout and stop sending data into the network. The connections that were not dropped
+       send their next window and keep filling up the buffer. All other connections timeout and retransmit
+       at the same time. This results in their segments being dropped again". Sources that lost in one
+       overflow have the same RTO in ticks; on clocks in phase their timeouts fire on the same tick and
+       their retransmissions meet the same full buffer, as the sentence says. On a phase per host they fire
+       up to one tick (100 ms) apart, about 37 drains of the 1000-cell LAN buffer and three WAN round
+       trips: the first source back has refilled its window before the next one times out, so they are not
+       retransmitted "at the same time" on the buffer's time scale. The behaviour sentence decides (rule
+       1, BEHAVIOUR): hosts in phase, for every table, since one simulator ran them all.
+    2. *4.4BSD-Lite*, the reference of the era, would decide only a setting the paper leaves unsaid. Its
+       ``tcp_slowtimo`` runs from ``pfslowtimo`` (``kern/uipc_domain.c``), which ``domaininit`` starts at
+       boot and which reschedules itself with ``timeout(pfslowtimo, (void *)0, hz/2)`` on the host's own
+       clock: every 500 ms, each host at a phase set by its own boot, unrelated to another host's. Without
+       3.3 the rule would give a phase per host (uniform within the tick), at the paper's 100 ms.
+    3. The reading 4.4BSD-Lite gives, a phase per host, is this study.
+
+    The weak point of the decision: "at the same time" is the paper's explanation of a result, not a
+    statement of its simulator, and 100 ms is short against a 10 s run; it is a behaviour the headline
+    runs can be checked against (the spread of the timeouts that follow one overflow), not yet measured.
+    """
+    point = dict(point)
+    buffer = buffer_cells(point["network"], point.pop("buffer_factor"))
+    run = goyal_run(quick=quick, buffer=buffer, **point)
+    run = with_tick_phases(run, point["seed"], TICK_PHASE_STREAM)
+    return with_buffer_cells(summarize(simulate(run), with_sources=False), buffer)
+
+
 EXPERIMENTS = [
     Experiment("goyal1998.sack_pipe_study", "SACK with 5.4.2's PIPE start (CWND - 3): Tables 6-7",
                table_points(SACK_POLICIES), pipe_study_run),
@@ -209,6 +274,8 @@ EXPERIMENTS = [
                mechanism_points, mechanism_run),
     Experiment("goyal1998.fba_study", "FBA in the LAN: active VCs and the hosts' timer phase (vanilla TCP)",
                fba_study_points, fba_study_run),
+    Experiment("goyal1998.tick_phase_study", "Tables 1, 2, 4 and 5 with each host's timer at its own phase",
+               tick_phase_points, tick_phase_run),
 ]
 EXPERIMENTS = [replace(e, parameters=goyal_parameters) for e in EXPERIMENTS]
 TARGETS = [e.id for e in EXPERIMENTS]

@@ -9,7 +9,7 @@ import xarray as xr
 
 from ...reference import agreement, comparison, mean_absolute_difference
 from .scenario import POLICY_LABELS
-from .studies import FATE_LABELS, FATES, MECHANISM_READINGS
+from .studies import FATE_LABELS, FATES, MECHANISM_READINGS, TICK_PHASE_TCPS
 
 SACK_TABLES = ("goyal1998.table6", "goyal1998.table7")
 
@@ -241,6 +241,119 @@ def fba_finding(table: pd.DataFrame) -> str:
                      for name, column in errors.items())
     return (f"LAN, smallest buffer, 5 / 15 sources (paper FBA {' / '.join(f'{v:.2f}' for v in small['paper'])}): {per}. "
             f"Mean |difference| from the paper over the LAN cells of Tables 1-2, {sets}")
+
+
+# --- the hosts' timer phase: Tables 1, 2, 4 and 5 -------------------------------------------------------------
+PHASE_READINGS = ("in phase", "phase per host")
+"""The two readings of ``goyal1998.tick_phase_study``: the tables' own runs, and the study's."""
+YATS_SCENARIO = "goyal_yats"
+"""The scenario of the YATS rows in ``figures/validation/validation.csv`` (:mod:`atmtcp.validation.compare`)."""
+_CELL = ["tcp", "network", "sources", "buffer", "policy"]
+
+
+def validation_cell(network: str, tcp: str, sources: int, buffer: int, policy: str) -> str:
+    """A goyal cell as ``validation.csv``'s ``cell`` column names it (``atmtcp.validation.compare``)."""
+    return f"{network} {tcp} N={int(sources)} {int(buffer)} cells {policy.upper()}"
+
+
+def yats_rows(validation: pd.DataFrame) -> pd.DataFrame:
+    """YATS's mean and 90 % interval per (cell, metric), from the tracked validation table (never run here)."""
+    rows = validation[validation.scenario == YATS_SCENARIO]
+    return rows.set_index(["cell", "metric"])[["peer_mean", "peer_low", "peer_high"]]
+
+
+def tick_phase_table(reference: pd.DataFrame, tables: dict[str, xr.Dataset], study: xr.Dataset,
+                     validation: pd.DataFrame) -> pd.DataFrame:
+    """Every cell of Tables 1, 2, 4 and 5 that the study ran: the paper's value; per reading (the tables'
+    runs, hosts in phase; the study's, a phase per host) our mean over seeds, the 90 % interval of single
+    runs and whether the paper's value lies inside it (:func:`atmtcp.reference.comparison`); and YATS's mean
+    and interval where ``validation`` has the cell. ``tables``: the datasets of the four targets."""
+    targets = [t for pair in TICK_PHASE_TCPS.values() for t in pair]
+    rows = reference[reference.target.isin(targets) & reference.metric.isin(["efficiency", "fairness"])
+                     & reference.sources.notna()]   # the cells, not the column averages
+    per_host = {t: study.sel(tcp=tcp) for tcp, pair in TICK_PHASE_TCPS.items() if tcp in study.tcp.values for t in pair}
+    both = {r: comparison(rows, ds).set_index(["target", "metric", *_CELL[1:]])
+            for r, ds in zip(PHASE_READINGS, (tables, per_host))}
+    ran = both["phase per host"].status == "compared"
+    yats = yats_rows(validation)
+    out = []
+    for key, row in both["phase per host"][ran].iterrows():
+        target, metric, network, sources, buffer, policy = key
+        entry = {"metric": metric, "tcp": row.tcp, "network": network, "sources": int(sources), "buffer": int(buffer),
+                 "policy": POLICY_LABELS.get(policy, policy), "paper": float(row.value)}
+        for reading, table in both.items():
+            cell = table.loc[key]
+            entry.update({f"{reading}: mean": cell.reproduced, f"{reading}: low": cell.low,
+                          f"{reading}: high": cell.high, f"{reading}: inside": cell.inside})
+        peer = (validation_cell(network, row.tcp, sources, buffer, policy), metric)
+        entry.update({f"YATS: {k}": (float(yats.loc[peer, f"peer_{k}"]) if peer in yats.index else np.nan)
+                      for k in ("mean", "low", "high")})
+        out.append(entry)
+    return pd.DataFrame(out).set_index(["metric", *_CELL]).round(3)
+
+
+def tick_phase_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """Per metric and network (and over all): the cells, the paper's value inside our interval under each
+    reading, the cells that move in and out of it, and where YATS has the cell, how many move toward or
+    away from YATS's mean, how many of our means lie in YATS's 90 % interval, and the mean |ours - YATS|
+    under each reading."""
+    groups = [(("all", "all"), table)]
+    groups += [(key, sub) for key, sub in table.groupby(level=["metric", "network"], sort=False)]
+    out = []
+    for (metric, network), sub in groups:
+        was, now = (sub[f"{r}: inside"].astype(bool) for r in PHASE_READINGS)
+        yats = sub[sub["YATS: mean"].notna()]
+        before, after = ((yats[f"{r}: mean"] - yats["YATS: mean"]).abs() for r in PHASE_READINGS)
+        within = [int(yats[f"{r}: mean"].between(yats["YATS: low"], yats["YATS: high"]).sum()) for r in PHASE_READINGS]
+        out.append({"metric": metric, "network": network, "cells": len(sub),
+                    "paper inside, in phase": int(was.sum()), "paper inside, phase per host": int(now.sum()),
+                    "moved inside": int((~was & now).sum()), "moved outside": int((was & ~now).sum()),
+                    "cells with YATS": len(yats), "toward YATS": int((after < before).sum()),
+                    "away from YATS": int((after > before).sum()),
+                    "ours in YATS's interval, in phase": within[0], "ours in YATS's interval, phase per host": within[1],
+                    "|ours - YATS|, in phase": before.mean(), "|ours - YATS|, phase per host": after.mean()})
+    return pd.DataFrame(out).set_index(["metric", "network"]).round(3)
+
+
+def tick_phase_figure(table: pd.DataFrame):
+    """Per metric, every cell's mean under each reading (90 % of single runs as a bar; LAN filled, WAN open)
+    against the paper's value, and YATS's mean where it has the cell; on the diagonal a number equals the
+    paper's."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.4))
+    styles = {"in phase": ("tab:blue", "o"), "phase per host": ("tab:orange", "s")}
+    for ax, metric in zip(axes, ("efficiency", "fairness")):
+        if metric not in table.index.get_level_values("metric"):
+            continue
+        for network, fill in (("lan", None), ("wan", "none")):
+            sub = table.loc[metric]
+            sub = sub[sub.index.get_level_values("network") == network]
+            for reading, (color, marker) in styles.items():
+                mean = sub[f"{reading}: mean"]
+                err = [(mean - sub[f"{reading}: low"]).clip(lower=0).fillna(0),
+                       (sub[f"{reading}: high"] - mean).clip(lower=0).fillna(0)]
+                ax.errorbar(sub["paper"], mean, yerr=err, fmt=marker, color=color, mfc=fill or color, ms=4,
+                            elinewidth=0.5, capsize=0, alpha=0.8, label=f"atmtcp, {reading}, {network.upper()}")
+        sub = table.loc[metric]
+        ax.plot(sub["paper"], sub["YATS: mean"], "kx", ms=5, label="YATS (validation table)")
+        ax.plot([0, 1.02], [0, 1.02], color="0.6", lw=0.8)
+        ax.set_xlabel("paper (one run)")
+        ax.set_title(f"Tables 1-2 and 4-5: {metric}", fontsize=10)
+    axes[0].set_ylabel("mean over seeds (90 % of runs)")
+    axes[1].legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def tick_phase_finding(counts: pd.DataFrame) -> str:
+    """One line from :func:`tick_phase_counts`: the paper inside under each reading, and the moves toward YATS."""
+    row = counts.loc[("all", "all")]
+    c = {k: (v if k.startswith("|") else int(v)) for k, v in row.items()}
+    return (f"{c['cells']} cells of Tables 1, 2, 4, 5: the paper's value inside our 90 % interval in "
+            f"{c['paper inside, in phase']} with the hosts' timers in phase, {c['paper inside, phase per host']} with "
+            f"a phase per host ({c['moved inside']} moved inside, {c['moved outside']} outside); of the "
+            f"{c['cells with YATS']} cells YATS ran, {c['toward YATS']} move toward YATS's mean and {c['away from YATS']} "
+            f"away (mean |ours - YATS| {c['|ours - YATS|, in phase']:.3f} in phase, "
+            f"{c['|ours - YATS|, phase per host']:.3f} per host)")
 
 
 # --- goyal1997: the satellite network's open parameters ---------------------------------------------------------
