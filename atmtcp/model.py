@@ -63,6 +63,10 @@ SACK_PIPE_STARTS = L.SACK_PIPE_START_NAMES
 to the value of CWND" (plus one for the fast retransmission, "When a segment is sent, PIPE is incremented by
 one"); by the kernel's names (:data:`atmtcp.kernel.layout.SACK_PIPE_START_NAMES`, in the order of its
 codes ``PIPE_*``)."""
+RETRANSMIT_TIMERS = ("per_connection", "per_segment")
+"""How many retransmission timers a sender runs (:attr:`TcpConfig.retransmit_timers`): one per
+connection (4.4BSD, every common implementation) or one per outstanding segment (OPNET 2.4's TCP,
+cheon section 2)."""
 
 
 class ModelError(ValueError):
@@ -804,7 +808,7 @@ class Aal5Config:
 
 BSD44_PROFILE = dict(increase="bsd", ssthresh_rule="bsd", recovery_exit_opens=True, delayed_ack=True,
                      delayed_ack_max_s=0.2, granularity_s=0.5, min_rto_ticks=2, initial_rto_s=3.0,
-                     max_rto_s=64.0, timestamps=False)
+                     max_rto_s=64.0, timestamps=False, retransmit_timers="per_connection")
 """4.4BSD-Lite's values of the :class:`TcpConfig` fields a paper may leave unsaid (:meth:`TcpConfig.bsd44`)."""
 
 
@@ -832,6 +836,12 @@ class TcpConfig:
     goyal1998 gives two (5.4.1 and 5.4.2); the default is 5.4.2's, which its recovery bound assumes.
     ``tick_phase_s``: the host's timer ticks fall at ``tick_phase_s + k * granularity_s`` (0: every
     host's clock ticks together, as in a simulator whose timers share one clock).
+    ``retransmit_timers`` (one of :data:`RETRANSMIT_TIMERS`): ``"per_connection"``, one timer per
+    connection restarted by each ACK of new data (4.4BSD); ``"per_segment"``, every segment has its own
+    timer started at its (re)transmission, and each expiry is a timeout of its own (cheon section 2:
+    "In the TCP implementation of OPNET version 2.4, each packet being transmitted from the source node
+    has its own RTO timer so that once a timeout occurs, many subsequent timeouts generally follow";
+    :func:`atmtcp.kernel.tcp.segment_timeout`).
 
     The defaults are goyal1998's explicit TCP (section 2). :meth:`bsd44` is 4.4BSD-Lite's, the
     TCP the project uses wherever a paper only names "Reno" or "Jacobson's" (docs/modelling.md, "What a
@@ -903,6 +913,7 @@ class TcpConfig:
     recovery_exit_opens: bool = False
     sack_pipe_start: str = "cwnd-3"
     tick_phase_s: float = 0.0
+    retransmit_timers: str = "per_connection"
 
     @classmethod
     def bsd44(cls, flavor: str = "reno", **stated) -> "TcpConfig":
@@ -917,7 +928,8 @@ class TcpConfig:
         - delayed ACKs: every second in-order segment, otherwise the 200 ms fast timer;
         - the 500 ms slow timer, a minimum RTO of two ticks (``TCPTV_MIN``), 3 s before the first
           RTT sample (``TCPTV_SRTTDFLT``), at most 64 s (``TCPTV_REXMTMAX``);
-        - one RTT sample per window, no timestamps; Reno's fast retransmit has no timeout guard.
+        - one RTT sample per window, no timestamps; Reno's fast retransmit has no timeout guard;
+        - one retransmission timer per connection (``tcp_timer.c``'s ``TCPT_REXMT``).
 
         Parameters
         ----------
@@ -969,6 +981,8 @@ class TcpConfig:
                f"below one tick (granularity_s = {self.granularity_s:g} s)")
         _check(self.sack_pipe_start in SACK_PIPE_STARTS, "TcpConfig", "sack_pipe_start", self.sack_pipe_start,
                f"one of {SACK_PIPE_STARTS}")
+        _check(self.retransmit_timers in RETRANSMIT_TIMERS, "TcpConfig", "retransmit_timers",
+               self.retransmit_timers, f"one of {RETRANSMIT_TIMERS}")
 
     @property
     def loss_detection(self) -> str:

@@ -28,6 +28,8 @@ TCP_SETTINGS = (
     unsaid("initial_rto_s", "not given: 4.4BSD's TCPTV_SRTTDFLT, 3 s before the first RTT sample."),
     unsaid("max_rto_s", "not given: 4.4BSD's TCPTV_REXMTMAX, 64 s."),
     unsaid("timestamps", "not named: 4.4BSD times one segment per window."),
+    unsaid("retransmit_timers", 'goyal1998 2: "The retransmission timer is calculated as a function of the '
+           'estimates of the average and mean-deviation of the RTT [11]": one timer, as 4.4BSD\'s per connection.'),
 )
 """goyal1998's TCP, setting by setting (:mod:`atmtcp.tcp_settings`). goyal1997's slides present the
 same simulator (their Reno and SACK tables repeat goyal1998's Tables 8-9, and they state the same

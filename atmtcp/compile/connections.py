@@ -78,6 +78,7 @@ def tcp_columns(row: np.ndarray, tcp: m.TcpConfig) -> None:
     row[L.C_RECOVERY_OPENS] = int(tcp.recovery_exit_opens)
     row[L.C_SACK_PIPE_START] = m.SACK_PIPE_STARTS.index(tcp.sack_pipe_start)
     row[L.C_TICK_PHASE_NS] = int(round(tcp.tick_phase_s * NS))
+    row[L.C_SEG_TIMERS] = int(tcp.retransmit_timers == "per_segment")
     row[L.C_SND_WND] = rcv_wnd   # until the first ACK: the window of the connection's set-up
 
 

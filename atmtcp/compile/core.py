@@ -282,7 +282,16 @@ def sized_tables(run: m.Run, sizes: Sizes, margins: Margins) -> dict:
         cell=Zeros((sizes.pool, L.CELL_NFIELDS)), pkt=Zeros((sizes.packet_pool, L.PKT_NFIELDS)),
         h_time=Zeros(heap), h_seq=Zeros(heap), h_kind=Zeros(heap), h_id=Zeros(heap),
         trace_t=Zeros((n_trace,)), trace_i=Zeros((n_trace, 2)), trace_v=Zeros((n_trace,)),
+        **segment_timer_table(run, sizes),
     )
+
+
+def segment_timer_table(run: m.Run, sizes: Sizes) -> dict:
+    """``seg_rto``, one deadline per scoreboard slot, in a run with per-segment retransmission timers
+    (:attr:`atmtcp.model.TcpConfig.retransmit_timers`); none otherwise (the schema's empty table)."""
+    if any(c.tcp.retransmit_timers == "per_segment" for c in run.connections):
+        return dict(seg_rto=Zeros((len(run.connections), sizes.scoreboard)))
+    return {}
 
 
 def pack_state(tables: dict, margins: Margins) -> tuple[KernelState, SimState]:

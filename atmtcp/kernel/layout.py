@@ -96,7 +96,10 @@ C_SACK_PIPE_START = 61    # code: SACK's PIPE at the third duplicate ACK, PIPE_C
                           #   (tcp_recovery.sack_enter)
 C_TICK_PHASE_NS = 62      # ns: the host's slow-timer ticks fall at C_TICK_PHASE_NS + k * C_GRAN_NS
                           #   (TcpConfig.tick_phase_s)
-C_NFIELDS = 63
+C_SEG_TIMERS = 63         # flag: 1: a retransmission timer per segment (TcpConfig.retransmit_timers =
+                          #   "per_segment", table seg_rto); C_TIMER_DEADLINE is then a lower bound of
+                          #   the outstanding segments' deadlines (tcp_timers.segment_timers_expire)
+C_NFIELDS = 64
 
 # === table ``connf``: a TCP connection's real-valued fields (float64) ================================
 CF_CWND = 0                # bytes: the congestion window

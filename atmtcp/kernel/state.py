@@ -18,7 +18,7 @@ from .tables import (  # noqa: F401 (re-exported: the kernel's modules take T_* 
     T_VC_PV, T_PV_VC, T_PV_COUNT, T_PV_STATE, T_PV_FRONT, T_RING_PV, T_RING_T, T_RING_CELL, T_PEND, T_CHAN,
     T_CELL, T_PKT, T_H_TIME, T_H_SEQ, T_H_KIND, T_H_ID, T_TRACE_T, T_TRACE_I, T_TRACE_V, T_DROPLOG, T_QSAMPLE,
     T_OSAMPLE, T_LOSS, T_APP, T_FLOW, T_FLOW_RPORT, T_FLOW_RQ, T_RPORT, T_RQ, T_RQF, T_RQ_RING, T_RSAMPLE,
-    T_RFSAMPLE,
+    T_RFSAMPLE, T_SEG_RTO,
 )
 
 

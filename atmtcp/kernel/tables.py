@@ -60,6 +60,7 @@ TABLES = (
     ("rq_ring", np.int64, "int64[sum of queue capacities, 2]: queued packet, flow << 8 | hop"),
     ("rsample", np.int64, "int64[n_samples or 0, columns]: sampled router queues and connections"),
     ("rfsample", np.float64, "float64[n_samples or 0, columns]: sampled queues' EWA alpha, average, feedback, rate"),
+    ("seg_rto", np.int64, "int64[n_conn, cap] or [0, 0]: per-segment retransmission deadlines, ns (C_SEG_TIMERS)"),
 )
 
 SimState = namedtuple("SimState", [name for name, _, _ in TABLES])
@@ -120,6 +121,7 @@ T_RQF = 41
 T_RQ_RING = 42
 T_RSAMPLE = 43
 T_RFSAMPLE = 44
+T_SEG_RTO = 45
 
 # the columns of the layout table ``lay``, one row per table
 LAY_OFFSET = 0   # index: the table's first element in its dtype's arena

@@ -33,7 +33,7 @@ from .layout import (
     APP_SEND_LIMIT, C_ACK_DELAY_NS, C_ACK_VC, C_ACKS_SENT, C_DELACK, C_DELACK_DEADLINE, C_DELACK_NS,
     C_DELACK_PENDING, C_DELACK_QUEUED, C_DUPACKS, C_IN_RECOVERY, C_LAST_RCVD_SEG, C_LOSS_DETECTION, C_MEASURE_NS,
     C_MSS, C_OOO_SEGS, C_RCV_NXT, C_RCV_WND, C_RECOVERY, C_RTT_SEQ, C_RTT_TIMING, C_SEG_MASK, C_SEGS_RECEIVED,
-    C_SEND_HIGH, C_SND_MAX, C_SND_NXT, C_SND_UNA, C_SND_WND, C_START_NS, C_TIMEOUT_GUARD, C_TIMEOUTS,
+    C_SEG_TIMERS, C_SEND_HIGH, C_SND_MAX, C_SND_NXT, C_SND_UNA, C_SND_WND, C_START_NS, C_TIMEOUT_GUARD, C_TIMEOUTS,
     C_TIMER_DEADLINE, C_TIMESTAMPS, C_TS_RECENT, DETECT_SACK, DETECT_TIMEOUT, EV_DELACK, CF_CWND, PKT_NSACK, PKT_SEQ,
     PKT_TS, PKT_WND, RECOVERY_SACK, RS_NBLK, TR_ACK_RCVD, TR_TIMEOUT, V_HEADER_BYTES,
 )
@@ -44,7 +44,9 @@ from .tcp_growth import halve_window, open_window
 from .tcp_recovery import fast_retransmit, on_ack_in_recovery, on_dupack_in_recovery, sack_output
 from .tcp_sack import build_sack_blocks, clear_scoreboard, mark_sacked, reset_scoreboard
 from .tcp_send import send_segment
-from .tcp_timers import back_off, rto_arm, rtt_sample, schedule_timer, timestamp_sample
+from .tcp_timers import (
+    back_off, expired_segment, rto_arm, rtt_sample, schedule_timer, segment_timer_rearm, timestamp_sample,
+)
 from .tcp_trace import trace, trace_window
 
 cells_for = jit(packet_cells)
@@ -79,11 +81,53 @@ def tcp_output(S, c, t):
 
 
 @jit
-def on_timeout(S, c, t):
-    """Retransmission timeout: back off, ssthresh from goyal1998 section 2, cwnd = 1
-    segment, go back N; SACK forgets its scoreboard (goyal1998 5.4.1)."""
+def segment_timeout(S, c, t):
+    """Per-segment retransmission timers (``TcpConfig.retransmit_timers = "per_segment"``), OPNET
+    2.4's TCP as cheon section 2 describes it: "each packet being transmitted from the source node
+    has its own RTO timer so that once a timeout occurs, many subsequent timeouts generally follow".
+
+    The sender wakes at the earliest deadline of its outstanding segments. If the lowest outstanding
+    segment ``s`` whose own timer has expired exists, the sender times out on it with the usual
+    response (a timeout counted, back off, ssthresh, cwnd = 1 segment, recovery left, SACK's
+    scoreboard forgotten) and retransmits ``s``, which restarts ``s``'s timer with the backed-off
+    RTO. When ``s`` is ``snd_una`` this is :func:`on_timeout`'s go-back-N; a later segment (whose
+    timer was started at its own transmission, before the first timeout) is retransmitted alone,
+    the window having shrunk to one segment. The segments sent in the round trip before the first
+    timeout thus time out in turn unless an ACK covers them first: each is a timeout of its own."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
+    connf = ftab(S, T_CONNF)
+    s = expired_segment(S, c, t)
+    if s >= 0:
+        una = conn[c, C_SND_UNA]
+        conn[c, C_TIMEOUTS] += 1
+        conn[c, C_SEND_HIGH] = conn[c, C_SND_MAX]
+        trace(S, c, unliteral(TR_TIMEOUT), s, t)
+        back_off(S, c)
+        halve_window(S, c)
+        connf[c, CF_CWND] = conn[c, C_MSS]
+        conn[c, C_DUPACKS] = 0
+        conn[c, C_IN_RECOVERY] = 0
+        conn[c, C_RTT_TIMING] = 0
+        if conn[c, C_LOSS_DETECTION] == DETECT_SACK:
+            reset_scoreboard(S, c)
+        trace_window(S, c, t)
+        if s == una:
+            conn[c, C_SND_NXT] = una + conn[c, C_MSS]
+        send_segment(S, c, s, t)
+    segment_timer_rearm(S, c)
+
+
+@jit
+def on_timeout(S, c, t):
+    """Retransmission timeout: back off, ssthresh from goyal1998 section 2, cwnd = 1
+    segment, go back N; SACK forgets its scoreboard (goyal1998 5.4.1). With per-segment timers
+    the connection's timer only wakes the sender (:func:`segment_timeout`)."""
+    c = nonneg(c)
+    conn = itab(S, T_CONN)
+    if conn[c, C_SEG_TIMERS] == 1:
+        segment_timeout(S, c, t)
+        return
     connf = ftab(S, T_CONNF)
     una = conn[c, C_SND_UNA]
     conn[c, C_TIMEOUTS] += 1
@@ -129,7 +173,7 @@ def new_ack(S, c, ack, t, echo):
         open_window(S, c)
     if ack >= conn[c, C_SND_MAX]:
         conn[c, C_TIMER_DEADLINE] = -1
-    else:
+    elif conn[c, C_SEG_TIMERS] == 0:  # per-segment timers keep running (segment_timeout)
         rto_arm(S, c, t)
 
 

@@ -28,8 +28,8 @@ from .jit import jit
 from .layout import (
     APP_SEND_LIMIT, C_DUPACKS, C_FAST_RETRANSMITS, C_HOLE_PTR, C_IN_RECOVERY, C_MSS, C_PIPE, C_RECOVER,
     C_RECOVERY, C_RECOVERY_OPENS, C_RTT_TIMING, C_SACK_PIPE_START, C_SEG_MASK, C_SND_MAX, C_SND_NXT, C_SND_UNA,
-    C_SND_WND, C_TIMER_DEADLINE, CF_CWND, CF_SSTHRESH, PIPE_CWND, RECOVERY_NEWRENO, RECOVERY_RENO, RECOVERY_SACK,
-    TR_FAST_RETRANSMIT,
+    C_SEG_TIMERS, C_SND_WND, C_TIMER_DEADLINE, CF_CWND, CF_SSTHRESH, PIPE_CWND, RECOVERY_NEWRENO, RECOVERY_RENO,
+    RECOVERY_SACK, TR_FAST_RETRANSMIT,
 )
 from .state import btab, ftab, itab, nonneg, unliteral, T_APP, T_CONN, T_CONNF, T_SB
 from .tcp_growth import halve_window, open_window
@@ -122,7 +122,8 @@ def reno_enter(S, c, cwnd_before, t):
     c = nonneg(c)
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
-    conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
+    if conn[c, C_SEG_TIMERS] == 0:  # per-segment timers keep their deadlines
+        conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
     send_segment(S, c, conn[c, C_SND_UNA], t)
     connf[c, CF_CWND] = connf[c, CF_SSTHRESH] + 3 * conn[c, C_MSS]
 
@@ -226,7 +227,8 @@ def sack_enter(S, c, cwnd_before, t):
     conn[c, C_HOLE_PTR] = una // mss
     sb = btab(S, T_SB)
     if (sb[c, (una // mss) & conn[c, C_SEG_MASK]] & RETRANSMITTED) == 0:
-        conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
+        if conn[c, C_SEG_TIMERS] == 0:
+            conn[c, C_TIMER_DEADLINE] = -1  # 4.4BSD clears the timer; sending re-arms it
         retransmit_hole(S, c, una // mss, t)
         if literal:
             conn[c, C_PIPE] += mss  # 5.4.1: "When a segment is sent, PIPE is incremented by one"

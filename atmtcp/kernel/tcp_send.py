@@ -6,12 +6,12 @@ Segments are always full size (persistent sources); sequence numbers are bytes f
 from .jit import jit
 from .layout import (
     C_BYTES_SENT, C_DATA_VC, C_MSS, C_NLOSS, C_RETRANSMITS, C_RTT_SEQ, C_RTT_START, C_RTT_TIMING,
-    C_SCRIPTED_LOSSES, C_SEGS_SENT, C_SND_MAX, C_TIMER_DEADLINE, PKT_TS, TR_SEQ_SENT, V_DATA_CELLS,
+    C_SCRIPTED_LOSSES, C_SEG_TIMERS, C_SEGS_SENT, C_SND_MAX, C_TIMER_DEADLINE, PKT_TS, TR_SEQ_SENT, V_DATA_CELLS,
 )
 from .packets import transmit
 from .ports import alloc_packet
 from .state import itab, nonneg, unliteral, T_CONN, T_LOSS, T_PKT, T_VC
-from .tcp_timers import rto_arm
+from .tcp_timers import rto_arm, segment_timer_set
 from .tcp_trace import trace
 
 
@@ -46,7 +46,9 @@ def send_segment(S, c, seq, t):
             conn[c, C_RTT_START] = t
     else:
         conn[c, C_RETRANSMITS] += 1
-    if conn[c, C_TIMER_DEADLINE] < 0:
+    if conn[c, C_SEG_TIMERS] == 1:
+        segment_timer_set(S, c, seq, t)
+    elif conn[c, C_TIMER_DEADLINE] < 0:
         rto_arm(S, c, t)
     trace(S, c, unliteral(TR_SEQ_SENT), seq, t)
     if first_transmission and conn[c, C_NLOSS] > 0 and scripted_loss(S, c, seq):

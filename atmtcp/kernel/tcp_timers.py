@@ -9,14 +9,21 @@ Round trip times were estimated ignoring ambiguous ACKs as in [8]") every ACK of
 a sample, from the send time it echoes (:func:`timestamp_sample`).
 
 Each armed timer has one entry in the event heap, re-queued when its deadline moved.
+
+With ``C_SEG_TIMERS`` (``TcpConfig.retransmit_timers = "per_segment"``) every segment has its own
+retransmission deadline, set when it is (re)transmitted (table ``seg_rto``), as in OPNET 2.4's TCP
+that cheon section 2 describes ("each packet being transmitted from the source node has its own RTO
+timer"); the connection's timer then only wakes the sender at or before the earliest of them
+(:func:`segment_timer_set`, :func:`expired_segment`, :func:`segment_timer_rearm`).
 """
 from .heap import heap_push, next_seq
 from .jit import jit
 from .layout import (
     C_GRAN_NS, C_RTT_SAMPLES, C_RTT_START, C_RTT_TIMING, C_RTTMIN, C_RTTVAR, C_RXTCUR, C_RXTMAX, C_RXTSHIFT,
-    C_SRTT, C_TICK_PHASE_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO,
+    C_MSS, C_SEG_MASK, C_SND_MAX, C_SND_UNA, C_SRTT, C_TICK_PHASE_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
+    EV_RTO,
 )
-from .state import itab, nonneg, T_CONN
+from .state import itab, nonneg, T_CONN, T_SEG_RTO
 
 MAX_RXTSHIFT = 12
 
@@ -52,15 +59,65 @@ def timer_expires(S, c, t, col_deadline, col_queued, kind):
 
 
 @jit
-def rto_arm(S, c, t):
-    """(Re)start the retransmission timer for ``rxtcur`` ticks of the host's clock (ticks at
-    ``C_TICK_PHASE_NS + k * C_GRAN_NS``)."""
+def rto_deadline(S, c, t):
+    """When a retransmission timer started at ``t`` expires: ``rxtcur`` ticks of the host's clock
+    (ticks at ``C_TICK_PHASE_NS + k * C_GRAN_NS``)."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
     g = conn[c, C_GRAN_NS]
     phase = conn[c, C_TICK_PHASE_NS]
-    deadline = ((t - phase) // g + conn[c, C_RXTCUR]) * g + phase
-    schedule_timer(S, c, deadline, C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO)
+    return ((t - phase) // g + conn[c, C_RXTCUR]) * g + phase
+
+
+@jit
+def rto_arm(S, c, t):
+    """(Re)start the retransmission timer for ``rxtcur`` ticks (:func:`rto_deadline`)."""
+    schedule_timer(S, c, rto_deadline(S, c, t), C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO)
+
+
+@jit
+def segment_timer_set(S, c, seq, t):
+    """Per-segment timers: start segment ``seq``'s own timer at its (re)transmission at ``t``, and
+    wake the sender no later than its deadline."""
+    c = nonneg(c)
+    conn = itab(S, T_CONN)
+    deadline = rto_deadline(S, c, t)
+    itab(S, T_SEG_RTO)[c, nonneg((seq // conn[c, C_MSS]) & conn[c, C_SEG_MASK])] = deadline
+    current = conn[c, C_TIMER_DEADLINE]
+    if current < 0 or deadline < current:
+        schedule_timer(S, c, deadline, C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO)
+
+
+@jit
+def expired_segment(S, c, t):
+    """Per-segment timers: the lowest outstanding segment (bytes) whose timer has expired at ``t``; -1: none."""
+    c = nonneg(c)
+    conn = itab(S, T_CONN)
+    seg_rto = itab(S, T_SEG_RTO)
+    mss = conn[c, C_MSS]
+    mask = conn[c, C_SEG_MASK]
+    for s in range(conn[c, C_SND_UNA] // mss, conn[c, C_SND_MAX] // mss):
+        if seg_rto[c, nonneg(s & mask)] <= t:
+            return s * mss
+    return -1
+
+
+@jit
+def segment_timer_rearm(S, c):
+    """Per-segment timers: wake the sender at the earliest deadline of the outstanding segments
+    (the timer stays off when none is outstanding)."""
+    c = nonneg(c)
+    conn = itab(S, T_CONN)
+    seg_rto = itab(S, T_SEG_RTO)
+    mss = conn[c, C_MSS]
+    mask = conn[c, C_SEG_MASK]
+    earliest = -1
+    for s in range(conn[c, C_SND_UNA] // mss, conn[c, C_SND_MAX] // mss):
+        d = seg_rto[c, nonneg(s & mask)]
+        if earliest < 0 or d < earliest:
+            earliest = d
+    if earliest >= 0:
+        schedule_timer(S, c, earliest, C_TIMER_DEADLINE, C_TIMER_QUEUED, EV_RTO)
 
 
 @jit

@@ -80,6 +80,7 @@ def test_every_cheon_target_is_an_experiment_or_drawn():
     ids = {t for t in EXPERIMENTS if t.startswith("cheon.")}
     expected = {f"cheon.table{n}" for n in range(1, 6)} | {f"cheon.fig{n}" for n in range(2, 12)}
     expected |= {"cheon.espd_hold_study", "cheon.espd_readings", "cheon.eom_study"}  # issue 23's studies
+    expected |= {"cheon.opnet_timer_study"}  # issue 36: OPNET 2.4's per-segment timers
     assert ids == expected  # cheon.fig12 is drawn from espd_decision, without a simulation
 
 

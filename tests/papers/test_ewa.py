@@ -24,7 +24,7 @@ from atmtcp.reference import COMPARED, METRICS, PARAMETER_PREFIX, comparison, lo
 def test_every_target_is_an_experiment():
     ids = {t for t in EXPERIMENTS if t.startswith("ewa.")}
     assert ids == {f"ewa.fig{n}" for n in range(2, 40)} | {"ewa.tcp_sensitivity", "ewa.two_way_study", "ewa.red_study", "ewa.ssthresh_study",
-                                                                     "ewa.behaviour_sensitivity"}
+                                                                     "ewa.behaviour_sensitivity", "ewa.opnet_timer_study"}
 
 
 def paper_settings() -> dict[str, float]:

@@ -147,7 +147,8 @@ def test_cheon_notebook_runs_in_quick_mode(tmp_path):
     names += [f"cheon.fig{n}.png" for n in range(2, 13)]
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
     names += ["cheon.espd_hold_study.png", "cheon.espd_hold_study.md", "cheon.espd_readings.md",
-              "cheon.eom_study.png", "cheon.eom_study.md", "studies.csv", "cheon.tcp_behaviour.md"]
+              "cheon.eom_study.png", "cheon.eom_study.md", "studies.csv", "cheon.tcp_behaviour.md",
+              "cheon.opnet_timer_study.md"]
     for name in names:
         assert (paper / name).exists(), name
     assert "QUICK MODE" in (paper / "cheon.table1.md").read_text()
@@ -164,7 +165,8 @@ def test_ewa_notebook_runs_in_quick_mode(tmp_path):
                                                          "ewa.tcp_sensitivity.md", "ewa.fig13.md", "ewa.fig13.csv",
                                                          "ewa.ssthresh_study.png", "ewa.red_study.png", "ewa.red_study.md",
                                                          "ewa.two_way_study.png", "ewa.two_way_study.md",
-                                                         "ewa.regime.md", "ewa.tcp_behaviour.md"]
+                                                         "ewa.regime.md", "ewa.tcp_behaviour.md",
+                                                         "ewa.opnet_timer_study.png", "ewa.opnet_timer_study.md"]
     names += ["claims.md", "claims.csv", "comparison.csv", "claims.html", "comparison.html", "summary.rst"]
     for name in names:
         assert (paper / name).exists(), name

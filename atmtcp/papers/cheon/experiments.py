@@ -160,11 +160,15 @@ def summarize_run(ds: xr.Dataset, case: str) -> xr.Dataset:
 
 
 def simulate_case(case: str, policy: str, payload: int, seed: int, trace_all: bool = True,
-                  policy_changes: dict | None = None, sonet: bool = False) -> xr.Dataset:
+                  policy_changes: dict | None = None, sonet: bool = False, tcp_changes: dict | None = None) -> xr.Dataset:
     """Simulate one run with the congested port's queue and every session's cwnd traced.
-    ``policy_changes`` replaces fields of the switch ports' :class:`~atmtcp.model.DropPolicy` and
-    ``sonet`` sets :attr:`atmtcp.model.Network.sonet` (the studies of :mod:`.studies`)."""
+    ``policy_changes`` replaces fields of the switch ports' :class:`~atmtcp.model.DropPolicy`,
+    ``sonet`` sets :attr:`atmtcp.model.Network.sonet` and ``tcp_changes`` replaces fields of every session's
+    :class:`~atmtcp.model.TcpConfig` (the studies of :mod:`.studies`)."""
     run = cheon_run(case, policy, payload, seed)
+    if tcp_changes:
+        run = dataclasses.replace(run, connections=tuple(
+            dataclasses.replace(c, tcp=dataclasses.replace(c.tcp, **tcp_changes)) for c in run.connections))
     if policy_changes or sonet:
         port = run.network.switch_port
         port = dataclasses.replace(port, policy=dataclasses.replace(port.policy, **(policy_changes or {})))

@@ -116,6 +116,11 @@ TCP_SETTINGS = (
     unsaid("initial_rto_s", "not given: 4.4BSD's 3 s before the first RTT sample."),
     unsaid("max_rto_s", "not given: 4.4BSD's 64 s."),
     unsaid("timestamps", "not named: 4.4BSD times one segment per window."),
+    stated("retransmit_timers", "per_connection", 'cheon 2: "In the TCP implementation of OPNET version 2.4, each '
+           'packet being transmitted from the source node has its own RTO timer so that once a timeout occurs, many '
+           'subsequent timeouts generally follow. We change this timer scheme so that the resulting TCP sessions have '
+           'one RTO timer each, making it consistent with common implementations." (OPNET\'s own scheme: '
+           'cheon.opnet_timer_study).'),
 )
 """cheon's TCP, setting by setting (:mod:`atmtcp.tcp_settings`): OPNET 2.4's RFC 793 model with the
 congestion control of [8] (Stevens) added, one RTO timer per session, "Maximum window size of TCP:

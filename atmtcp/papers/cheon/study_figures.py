@@ -10,7 +10,7 @@ import xarray as xr
 from ...reference import load_reference
 from ...statistics import mean_and_interval
 from .figures import interval_text
-from .studies import EOM_READINGS
+from .studies import EOM_READINGS, TIMER_SCHEMES
 
 
 def paper_value(target: str, policy: str, metric: str = "effective_throughput", group: str = "all") -> float:
@@ -112,6 +112,31 @@ def eom_table(ds: xr.Dataset, rcd: dict[str, np.ndarray]) -> pd.DataFrame:
                 row["paper's gain over RCD (%)"] = ""
             rows.append(row)
     return pd.DataFrame(rows).set_index(["table", "policy"])
+
+
+def timer_table(ds: xr.Dataset) -> pd.DataFrame:
+    """``cheon.opnet_timer_study``: per table, policy and timer scheme, the effective throughput (mean over
+    seeds, 90 % interval of one run) beside the paper's, the gain over RCD under the same scheme beside the
+    paper's, the timeouts and fast retransmits per run, fairness and the windows' synchronization."""
+    rows = []
+    for target in ds.table.values:
+        for policy in ds.policy.values:
+            paper = paper_value(str(target), str(policy))
+            paper_gain = 100 * (paper / paper_value(str(target), "rcd") - 1)
+            for scheme in TIMER_SCHEMES:
+                point = ds.sel(table=target, policy=policy, timers=scheme)
+                mean, low, high = mean_and_interval(point.effective_throughput.values)
+                rcd = float(ds.effective_throughput.sel(table=target, policy="rcd", timers=scheme).mean())
+                rows.append({"table": str(target).split(".")[1], "policy": str(policy).upper(),
+                             "retransmission timers": scheme, "effective throughput": f"{mean:,.0f}",
+                             "90 % interval": interval_text(low, high), "paper": f"{paper:,.0f}",
+                             "gain over RCD (%)": f"{100 * (mean / rcd - 1):+.1f}" if policy != "rcd" else "",
+                             "paper's gain (%)": f"{paper_gain:+.1f}" if policy != "rcd" else "",
+                             "timeouts": f"{float(point.timeouts.mean()):.1f}",
+                             "fast retransmits": f"{float(point.fast_retransmits.mean()):.1f}",
+                             "fairness": f"{float(point.fairness.mean()):.3f}",
+                             "synchronization": f"{float(point.synchronization.mean()):+.3f}"})
+    return pd.DataFrame(rows).set_index(["table", "policy", "retransmission timers"])
 
 
 def eom_figure(ds: xr.Dataset, rcd: dict[str, np.ndarray]):

@@ -178,6 +178,8 @@ TCP_SETTINGS = (
     unsaid("max_rto_s", "not given: 4.4BSD's 64 s."),
     stated("timestamps", True, 'lakshman 3: "We also assumed the timestamp option"; "Round trip times were '
            'estimated ignoring ambiguous ACKs as in [8]".'),
+    unsaid("retransmit_timers", "not named: the 4.3-Reno lakshman 3 names keeps one retransmission timer per "
+           "connection."),
 )
 """lakshman's TCP, setting by setting (:mod:`atmtcp.tcp_settings`)."""
 

@@ -16,6 +16,10 @@ studies of our own.
   the ACK clock and the loss regime.
 - ``ewa.red_study`` (not a figure of the paper): Figs. 9-12's RED with the settings neither ewa nor the
   RED paper fixes for this network (:data:`RED_VARIANTS`), under both readings of the TCP.
+- ``ewa.opnet_timer_study`` (not a figure of the paper): the four policies under OPNET 2.4's per-segment
+  retransmission timers (:data:`OPNET_TIMER_READINGS`; cheon 2: "each packet being transmitted from the source
+  node has its own RTO timer so that once a timeout occurs, many subsequent timeouts generally follow") beside
+  the headline's one timer per connection.
 - Every run of Figs. 5-12 also reports its loss regime (:mod:`atmtcp.papers.ewa.section2.regime`): overflow
   episodes, drops per connection per episode, timeouts per connection.
 
@@ -253,6 +257,52 @@ def two_way_point(point: dict, quick: bool) -> xr.Dataset:
                           **reading)[STUDY_VARIABLES]
 
 
+OPNET_TIMER_READINGS = {
+    "headline": {},
+    "per-segment timers (OPNET 2.4)": {"retransmit_timers": "per_segment"},
+    "4.4BSD-Lite's increase and ACKs": BSD_READING,
+    "4.4BSD-Lite's increase and ACKs, per-segment timers": {**BSD_READING, "retransmit_timers": "per_segment"},
+}
+"""``ewa.opnet_timer_study``'s TCP: the headline (one retransmission timer per connection, 4.4BSD's: ewa does not say
+how many timers its OPNET TCP ran, :data:`atmtcp.papers.ewa.shared.scenario.TCP_SETTINGS`) and the headline with a
+timer per segment, as cheon 2 says OPNET 2.4's TCP had before cheon replaced it
+(:attr:`atmtcp.model.TcpConfig.retransmit_timers`); and both under :data:`BSD_READING` (the headline before issue 36,
+whose losses end in timeouts far more often: what the timers multiply)."""
+
+
+def opnet_timer_points(quick: bool) -> list[dict]:
+    """``ewa.opnet_timer_study``'s grid: each policy and reading (Drop-Tail and RED 0.02, the headline's two in quick
+    mode), the seeds."""
+    policies = list(SENSITIVITY_POLICIES)
+    readings = list(OPNET_TIMER_READINGS)
+    return grid(policy=[policies[0], policies[2]] if quick else policies, tcp=readings[:2] if quick else readings,
+                seed=study_seeds(quick))
+
+
+def delivered_phase(ds: xr.Dataset) -> np.ndarray:
+    """Per phase, the new data the ten connections got acknowledged (the rise of ``snd_una``) over what the
+    maximum TCP throughput carries in the phase: L1's utilization without the retransmissions of data the
+    receiver already had, which per-segment timers send in numbers (``ewa.opnet_timer_study``)."""
+    times = ds.sample_time.values
+    una = ds.sampled_snd_una.values[:, :N_CONNECTIONS].astype(np.int64).sum(axis=1)
+    out = []
+    for _, start, end in PHASES:
+        i, j = np.searchsorted(times, [start, end - 1e-9])
+        out.append((una[j] - una[i]) * 8 / (max_tcp_throughput_mbps() * 1e6 * (times[j] - times[i])))
+    return np.array(out)
+
+
+def opnet_timer_point(point: dict, quick: bool) -> xr.Dataset:
+    """One point of ``ewa.opnet_timer_study``: the ten connections at the point's policy under its timer scheme,
+    and the new data delivered per phase (:func:`delivered_phase`)."""
+    run = ten_connection_run(SENSITIVITY_POLICIES[point["policy"]], point["seed"], **OPNET_TIMER_READINGS[point["tcp"]])
+    ds = simulate(run)
+    out = summarize_ten(ds, run)[STUDY_VARIABLES]
+    out["delivered_phase"] = xr.DataArray(delivered_phase(ds), dims=("phase",), coords={"phase": out.phase}, attrs=attrs(
+        "1", "new data acknowledged in the phase over the maximum TCP throughput (retransmissions not counted)"))
+    return out
+
+
 def parameters(quick: bool) -> dict:
     """The fixed parameters of every ewa run, as netCDF attributes."""
     return {"mss_bytes": MSS, "duration_s": DURATION_S, "interval_s": INTERVAL_S,
@@ -280,6 +330,9 @@ EXPERIMENTS = [
     Experiment("ewa.two_way_study", "Figs. 5-12 with two-way traffic: the ACK clock of a real network",
                two_way_points, two_way_point, parameters=parameters,
                notes="runs: atmtcp.papers.ewa.section2.experiments.TWO_WAY_READINGS; the ten connections' numbers"),
+    Experiment("ewa.opnet_timer_study", "Figs. 5-12 under OPNET 2.4's per-segment retransmission timers (cheon 2)",
+               opnet_timer_points, opnet_timer_point, parameters=parameters,
+               notes="readings: atmtcp.papers.ewa.section2.experiments.OPNET_TIMER_READINGS"),
     Experiment("ewa.red_study", "Figs. 9-12's RED under the settings neither ewa nor the RED paper fixes",
                red_study_points, red_study_point, parameters=parameters,
                notes="variants: atmtcp.papers.ewa.section2.experiments.RED_VARIANTS and RED_STUDY_READINGS"),

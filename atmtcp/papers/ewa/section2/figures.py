@@ -153,6 +153,20 @@ def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["policy", "quantity"])
 
 
+def opnet_timer_table(ds: xr.Dataset) -> pd.DataFrame:
+    """``ewa.opnet_timer_study``: :func:`sensitivity_table`'s rows, and per phase the new data delivered (L1's
+    utilization without retransmissions of data the receiver had: per-segment timers send many), mean over seeds."""
+    table = sensitivity_table(ds)
+    rows = []
+    for policy in ds.policy.values:
+        for name, _, _ in PHASES:
+            values = ds.delivered_phase.sel(policy=policy, phase=name)
+            rows.append({"policy": policy, "quantity": f"delivered {name}", "paper": np.nan,
+                         **{tcp: float(values.sel(tcp=tcp).mean("seed")) for tcp in ds.tcp.values}})
+    extra = pd.DataFrame(rows).set_index(["policy", "quantity"])
+    return pd.concat([table, extra]).loc[list(dict.fromkeys(table.index.get_level_values(0)))]
+
+
 def red_study_table(ds: xr.Dataset) -> pd.DataFrame:
     """``ewa.red_study``: per RED max_p, variant and TCP reading, the mean over seeds of L1's utilization
     per phase, the timeouts of all ten connections, AAP-1's mean queue after 1 s, and RED's drops: early

@@ -96,6 +96,16 @@ TCP_SETTINGS = (
     unsaid("initial_rto_s", "not given: 4.4BSD's 3 s before the first RTT sample."),
     unsaid("max_rto_s", "not given: 4.4BSD's 64 s."),
     unsaid("timestamps", "not named: 4.4BSD times one segment per window."),
+    unsaid("retransmit_timers", 'ewa 4: "We used the OPNET modeling tool for all the simulations. The TCP model is '
+           'based on the Reno version. It supports the congestion control mechanism described by Jacobson [1], '
+           'exponential back-off, enhanced round-trip time (RTT) estimation ...", with no version of OPNET and no '
+           "word on its timers but their granularity. cheon 2 says OPNET 2.4's TCP \"has its own RTO timer\" per "
+           'packet "so that once a timeout occurs, many subsequent timeouts generally follow", but of a sample model '
+           '"based on RFC 793" to which cheon had to add slow start and fast retransmit, which ewa\'s model '
+           "\"supports\": no sentence of ewa says its TCP kept per-packet timers or saw timeouts follow one another, "
+           'and its section 2 explains its slow starts by the losses ("because of buffer overflows in AAP-1", "losing '
+           'multiple back-to-back packets"). 4.4BSD\'s one timer per connection; OPNET 2.4\'s per-segment timers are '
+           "ewa.opnet_timer_study."),
 )
 """ewa's TCP, setting by setting (:mod:`atmtcp.tcp_settings`); sections 2-4 share it."""
 PREVIOUS_READING = dict(BEFORE_THE_RULE, delayed_ack=False)
