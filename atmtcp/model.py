@@ -887,6 +887,9 @@ class TcpConfig:
         One of :data:`SACK_PIPE_STARTS` (default ``"cwnd-3"``).
     tick_phase_s : float
         The phase of the host's timer ticks (s, below ``granularity_s``; default 0).
+    retransmit_timers : str
+        One of :data:`RETRANSMIT_TIMERS` (default ``"per_connection"``; ``"per_segment"`` is OPNET 2.4's TCP,
+        cheon 2).
 
     Raises
     ------

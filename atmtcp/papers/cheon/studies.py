@@ -158,6 +158,8 @@ TIMER_POLICIES = ("rcd", "ppd", "epd", "espd")
 
 
 def timer_points(quick: bool) -> list[dict]:
+    """The points of ``cheon.opnet_timer_study``: Tables 1-4 (Table 1 alone in quick mode), each policy, each
+    timer scheme (:data:`TIMER_SCHEMES`), the symmetric seeds."""
     return grid(table=list(TIMER_TABLES[:1] if quick else TIMER_TABLES), policy=list(TIMER_POLICIES),
                 timers=list(TIMER_SCHEMES), seed=seeds("symmetric", quick))
 
