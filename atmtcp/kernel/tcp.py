@@ -81,6 +81,29 @@ def tcp_output(S, c, t):
 
 
 @jit
+def time_out(S, c, s, t):
+    """The response to a retransmission timeout on segment ``s``, whichever timer fired: a timeout
+    counted, ``send_high`` set (RFC 2582, see :func:`duplicate_ack`), back off, ssthresh from goyal1998
+    section 2 (:func:`halve_window`), cwnd = 1 segment, recovery left, no RTT timing, and SACK's
+    scoreboard forgotten (goyal1998 5.4.1). The caller retransmits."""
+    c = nonneg(c)
+    conn = itab(S, T_CONN)
+    connf = ftab(S, T_CONNF)
+    conn[c, C_TIMEOUTS] += 1
+    conn[c, C_SEND_HIGH] = conn[c, C_SND_MAX]
+    trace(S, c, unliteral(TR_TIMEOUT), s, t)
+    back_off(S, c)
+    halve_window(S, c)
+    connf[c, CF_CWND] = conn[c, C_MSS]
+    conn[c, C_DUPACKS] = 0
+    conn[c, C_IN_RECOVERY] = 0
+    conn[c, C_RTT_TIMING] = 0
+    if conn[c, C_LOSS_DETECTION] == DETECT_SACK:
+        reset_scoreboard(S, c)
+    trace_window(S, c, t)
+
+
+@jit
 def segment_timeout(S, c, t):
     """Per-segment retransmission timers (``TcpConfig.retransmit_timers = "per_segment"``), OPNET
     2.4's TCP as cheon section 2 describes it: "each packet being transmitted from the source node
@@ -96,22 +119,10 @@ def segment_timeout(S, c, t):
     timeout thus time out in turn unless an ACK covers them first: each is a timeout of its own."""
     c = nonneg(c)
     conn = itab(S, T_CONN)
-    connf = ftab(S, T_CONNF)
     s = expired_segment(S, c, t)
     if s >= 0:
         una = conn[c, C_SND_UNA]
-        conn[c, C_TIMEOUTS] += 1
-        conn[c, C_SEND_HIGH] = conn[c, C_SND_MAX]
-        trace(S, c, unliteral(TR_TIMEOUT), s, t)
-        back_off(S, c)
-        halve_window(S, c)
-        connf[c, CF_CWND] = conn[c, C_MSS]
-        conn[c, C_DUPACKS] = 0
-        conn[c, C_IN_RECOVERY] = 0
-        conn[c, C_RTT_TIMING] = 0
-        if conn[c, C_LOSS_DETECTION] == DETECT_SACK:
-            reset_scoreboard(S, c)
-        trace_window(S, c, t)
+        time_out(S, c, s, t)
         if s == una:
             conn[c, C_SND_NXT] = una + conn[c, C_MSS]
         send_segment(S, c, s, t)
@@ -128,21 +139,9 @@ def on_timeout(S, c, t):
     if conn[c, C_SEG_TIMERS] == 1:
         segment_timeout(S, c, t)
         return
-    connf = ftab(S, T_CONNF)
     una = conn[c, C_SND_UNA]
-    conn[c, C_TIMEOUTS] += 1
-    conn[c, C_SEND_HIGH] = conn[c, C_SND_MAX]  # RFC 2582 send_high (see duplicate_ack)
-    trace(S, c, unliteral(TR_TIMEOUT), una, t)
-    back_off(S, c)
-    halve_window(S, c)
-    connf[c, CF_CWND] = conn[c, C_MSS]
-    conn[c, C_DUPACKS] = 0
-    conn[c, C_IN_RECOVERY] = 0
-    conn[c, C_RTT_TIMING] = 0
+    time_out(S, c, una, t)
     conn[c, C_SND_NXT] = una
-    if conn[c, C_LOSS_DETECTION] == DETECT_SACK:
-        reset_scoreboard(S, c)
-    trace_window(S, c, t)
     rto_arm(S, c, t)
     tcp_output(S, c, t)
 
