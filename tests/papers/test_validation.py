@@ -79,6 +79,33 @@ def test_ewa_translation(target, kind):
     assert bsd.tcp.del_ack_count == 2 and any("mss/8" in u for u in bsd.unmatched)
 
 
+def test_ewa_cross_checks_the_headline_tcp_and_bsd_reading_in_every_cell():
+    from atmtcp.papers.ewa.section2.experiments import TCP_READINGS
+    from atmtcp.validation.scenarios import EWA_READINGS
+    assert {label: TCP_READINGS[key] for label, key in EWA_READINGS.items()} == {"headline": {},
+                                                                                 "4.4BSD-Lite": BSD_READING}
+    for key in ("ewa_section2", "ewa_ssthresh"):
+        s = SCENARIOS[key]
+        headline = s.run_of(dict(s.axes, policy="drop_tail", tcp="headline"), 3, False).connections[0].tcp
+        # one segment per round trip, every segment acknowledged, 4.4BSD-Lite's ssthresh and recovery exit
+        assert (headline.increase, headline.delayed_ack, headline.ssthresh_rule, headline.recovery_exit_opens) == (
+            "float", False, "bsd", True)
+        bsd = s.run_of(dict(s.axes, policy="drop_tail", tcp="4.4BSD-Lite"), 3, False).connections[0].tcp
+        assert (bsd.increase, bsd.delayed_ack) == ("bsd", True)
+    peer = [p for p in points_of("ewa_section2")(False) if p["side"] == "ns-3"]
+    assert {(p["policy"], p["tcp"]) for p in peer} == {(policy, tcp) for policy in ("drop_tail", "red_0.05")
+                                                       for tcp in EWA_READINGS}
+    assert {p["seed"] for p in peer} == set(range(10))
+
+
+def test_ewa_seeds_draw_the_same_starts_within_10_ms_on_both_sides():
+    for seed in (0, 1, 9):
+        run = SCENARIOS["ewa_section2"].run_of({"policy": "drop_tail", "tcp": "headline"}, seed, False)
+        starts = ns3.from_internetwork(run).starts_s
+        assert starts == tuple(c.start_s for c in run.connections)
+        assert all(0.0 <= t < 0.01 for t in starts) and (len(set(starts)) == 1) == (seed == 0)
+
+
 def test_what_ns3_cannot_express_is_refused_by_name():
     run = ten_connection_run("ewa.fig7", 0)
     with pytest.raises(ValueError, match="drop-from-front"):
