@@ -95,7 +95,7 @@ def test_ewa_cross_checks_the_headline_tcp_and_bsd_reading_in_every_cell():
     peer = [p for p in points_of("ewa_section2")(False) if p["side"] == "ns-3"]
     assert {(p["policy"], p["tcp"]) for p in peer} == {(policy, tcp) for policy in ("drop_tail", "red_0.05")
                                                        for tcp in EWA_READINGS}
-    assert {p["seed"] for p in peer} == set(range(10))
+    assert {p["seed"] for p in peer} == set(range(5))   # seeds 0-4 of ours 0-9 (the CPU time of ns-3)
 
 
 def test_ewa_seeds_draw_the_same_starts_within_10_ms_on_both_sides():
