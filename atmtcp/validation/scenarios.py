@@ -226,8 +226,8 @@ EWA_SECTION2 = Scenario(
     {"policy": list(EWA_TARGETS), "tcp": list(EWA_READINGS)}, ewa_point_run, ewa_ours, ewa_peer, peer_seeds=5,
     note="Drop-from-Front (Figs. 7-8) is left out: ns-3 has no drop-from-front queue disc; RED max_p 0.02 has no "
          "number of the paper. Every cell on both sides; ns-3 runs seeds 0-4 (seed 0: every connection opens at t = 0, "
-         "as in the paper; seeds 1-4 within 10 ms, the same start times on both sides), ours 0-9: a 20 s ns-3 run "
-         "costs 30-50 s of CPU")
+         "as in the paper; seeds 1-4 within 10 ms, the same start times on both sides), ours 0-9: the 20 ns-3 runs of 20 s "
+         "and our 40 took 432 s of CPU together (2026-11-28)")
 
 
 # --- ewa 4.2, TCP only -------------------------------------------------------------------------------------
