@@ -38,7 +38,8 @@ others', which then decides the order in which their packets meet at the bottlen
 order in every slot). A draw within one cell time would only permute identical sources and leave every
 aggregate unchanged. An ewa seed draws the start times (0 for seed 0, else in
 [0, 10 ms)) and RED's draws: ns-3 takes the very start times of our run and draws RED's numbers from its
-own stream, run number ``seed + 1``.
+own stream: stream 0 of run number ``seed + 1``, assigned to the queue disc in
+:mod:`atmtcp.validation.ns3_run` (ns-3 otherwise numbers its streams across every simulation of a process).
 """
 from __future__ import annotations
 

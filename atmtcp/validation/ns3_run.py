@@ -160,6 +160,10 @@ void Run(const std::vector<double>& accessRate, const std::vector<double>& acces
   }
   QueueDiscContainer qdiscs = tch.Install(trunk.Get(0));
   bottleneckQueue = qdiscs.Get(0);
+  // RED's draws from a fixed stream of run rngRun: ns-3 numbers the streams it assigns itself across every
+  // simulation of the process, so that RED's draws would otherwise depend on the runs before this one
+  Ptr<RedQueueDisc> red = DynamicCast<RedQueueDisc>(bottleneckQueue);
+  if (red) red->AssignStreams(0);
   bottleneckQueue->TraceConnectWithoutContext("Drop", MakeCallback(&OnDrop));
   trunk.Get(0)->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&OnTxEnd));
 

@@ -79,6 +79,35 @@ def test_ewa_translation(target, kind):
     assert bsd.tcp.del_ack_count == 2 and any("mss/8" in u for u in bsd.unmatched)
 
 
+def test_ewa_cross_checks_the_headline_tcp_and_bsd_reading_in_every_cell():
+    from atmtcp.papers.ewa.section2.experiments import TCP_READINGS
+    from atmtcp.validation.scenarios import EWA_READINGS
+    assert {label: TCP_READINGS[key] for label, key in EWA_READINGS.items()} == {"headline": {},
+                                                                                 "4.4BSD-Lite": BSD_READING}
+    for key in ("ewa_section2", "ewa_ssthresh"):
+        s = SCENARIOS[key]
+        headline = s.run_of(dict(s.axes, policy="drop_tail", tcp="headline"), 3, False).connections[0].tcp
+        # one segment per round trip, every segment acknowledged, 4.4BSD-Lite's ssthresh and recovery exit
+        assert (headline.increase, headline.delayed_ack, headline.ssthresh_rule, headline.recovery_exit_opens) == (
+            "float", False, "bsd", True)
+        bsd = s.run_of(dict(s.axes, policy="drop_tail", tcp="4.4BSD-Lite"), 3, False).connections[0].tcp
+        assert (bsd.increase, bsd.delayed_ack) == ("bsd", True)
+    peer = [p for p in points_of("ewa_section2")(False) if p["side"] == "ns-3"]
+    assert {(p["policy"], p["tcp"]) for p in peer} == {(policy, tcp) for policy in ("drop_tail", "red_0.05")
+                                                       for tcp in EWA_READINGS}
+    seeds = lambda policy, tcp: {p["seed"] for p in peer if (p["policy"], p["tcp"]) == (policy, tcp)}  # noqa: E731
+    assert seeds("drop_tail", "headline") == set(range(10))   # the paper's largest disagreement: every seed
+    assert seeds("drop_tail", "4.4BSD-Lite") == seeds("red_0.05", "headline") == set(range(5))   # ns-3's CPU time
+
+
+def test_ewa_seeds_draw_the_same_starts_within_10_ms_on_both_sides():
+    for seed in (0, 1, 9):
+        run = SCENARIOS["ewa_section2"].run_of({"policy": "drop_tail", "tcp": "headline"}, seed, False)
+        starts = ns3.from_internetwork(run).starts_s
+        assert starts == tuple(c.start_s for c in run.connections)
+        assert all(0.0 <= t < 0.01 for t in starts) and (len(set(starts)) == 1) == (seed == 0)
+
+
 def test_what_ns3_cannot_express_is_refused_by_name():
     run = ten_connection_run("ewa.fig7", 0)
     with pytest.raises(ValueError, match="drop-from-front"):
@@ -121,6 +150,13 @@ def test_a_short_ns3_run():
     out = ns3_run.run(replace(ns3.from_internetwork(ewa), sample_s=0.25))
     assert out["sent_bytes"].shape == (3, 10) and np.all(np.diff(out["sent_bytes"], axis=0) >= 0)
     assert out["sent_bytes"][-1].sum() >= out["goodput_bytes"].sum() > 0
+    # RED's draws come from the run's own stream, not from how many simulations ran before in the process
+    red = replace(ns3.from_internetwork(replace(ten_connection_run("ewa.fig11", 1), duration_s=1.0)), sample_s=0.25)
+    first = ns3_run.run(red)
+    ns3_run.run(replace(red, rng_run=3))
+    again = ns3_run.run(red)
+    assert first["drops"].sum() > 0 and np.array_equal(first["drops"], again["drops"])
+    assert np.array_equal(first["sent_bytes"], again["sent_bytes"])
 
 
 def test_first_full_utilization_and_a_run_that_never_gets_there():
