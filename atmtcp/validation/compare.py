@@ -191,8 +191,8 @@ CAUSES = (
     ("ewa_section2", "red_0.05, TCP 4.4BSD-Lite", "", "two mechanisms of 4.4BSD-Lite's TCP (ewa's headline until issue 36) that ns-3 lacks: Reno's "
      "recovery and 4.4BSD's + mss/8 per ACK, whose faster growth keeps RED's average above max_th (forced drops "
      "in bursts, 26 timeouts per connection). Checked by hand on seed 1: our kernel with New Reno and without "
-     "+ mss/8 gives 0.89, 0.91, 0.85, 2 timeouts and 86 drops per connection, ns-3's numbers (seeds 0-4: 0.92, 0.91, "
-     "0.84; 1.7 and 71): no difference of RED itself"),
+     "+ mss/8 gives 0.89, 0.91, 0.85, 2 timeouts and 86 drops per connection, ns-3's numbers (ten seeds: 0.92, 0.90, "
+     "0.84; 1.6 and 72): no difference of RED itself"),
     ("ewa_ssthresh", "4.4BSD-Lite", "time to full utilization", "4.4BSD's + mss/8 per ACK grows cwnd by about cwnd/16 "
      "per round trip above ssthresh (+22 segments at 512 KB), so 4.4BSD-Lite's TCP (ewa's headline until issue 36) fills the pipe in 2.5 s; ns-3 "
      "(no mss/8, an ACK every second segment) grows half a segment per round trip and has not filled it at 30 s "
