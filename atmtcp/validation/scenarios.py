@@ -71,10 +71,6 @@ class Scenario:
     costs ns-3 2-5 s of CPU (ours 0.02-0.3 s), and the machine the validation ran on was shared (see
     docs/validation.md)."""
 
-    peer_all_seeds: tuple[dict, ...] = ()
-    """Cells where the peer runs every seed of :data:`SEEDS` all the same (matched as :attr:`peer_skips`): the cell
-    whose spread over seeds decides a question (ewa's Drop-Tail under the headline TCP)."""
-
     peer_name: str = "ns-3"
     """The peer simulator (``ns-3`` or ``YATS``): the side label of its points and the table's ``peer``."""
 
@@ -85,8 +81,8 @@ class Scenario:
 
     def peer_runs(self, point: dict) -> bool:
         """Whether the peer runs grid point ``point`` (:attr:`peer_skips`, :attr:`peer_seeds`)."""
-        matches = lambda cells: any(all(point.get(k) == v for k, v in c.items()) for c in cells)  # noqa: E731
-        return not matches(self.peer_skips) and (point.get("seed", 0) < self.peer_seeds or matches(self.peer_all_seeds))
+        skipped = any(all(point.get(k) == v for k, v in skip.items()) for skip in self.peer_skips)
+        return not skipped and point.get("seed", 0) < self.peer_seeds
 
 
 # --- goyal1998 ---------------------------------------------------------------------------------------------

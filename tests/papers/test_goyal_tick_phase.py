@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from atmtcp.papers.goyal1998 import studies, study_figures
+from atmtcp.papers.goyal1998 import studies, study_figures, summary
 from atmtcp.papers.goyal1998.experiments import TABLE_POLICIES, TABLE_SEEDS, table_points
 from atmtcp.papers.goyal1998.scenario import buffer_cells
 from atmtcp.reference import load_reference
@@ -33,8 +33,8 @@ def test_a_run_gives_each_host_the_phase_of_its_seed(monkeypatch):
     """The run simulated is the table's cell with host i's timer at the i-th draw of (seed, stream), all
     distinct and within one 100 ms tick; the numbers come back with the buffer in cells."""
     seen = []
-    real = studies.simulate
-    monkeypatch.setattr(studies, "simulate", lambda run: seen.append(run) or real(run))
+    real = summary.simulate   # the study's runs are simulated by summary.run_summary
+    monkeypatch.setattr(summary, "simulate", lambda run: seen.append(run) or real(run))
     point = {"tcp": "reno", "network": "lan", "sources": 5, "buffer_factor": 1, "policy": "epd", "seed": 4}
     ds = studies.tick_phase_run(point, quick=True)
     phases = [c.tcp.tick_phase_s for c in seen[0].connections]

@@ -30,7 +30,7 @@ from ...simulate import simulate
 from ...variations import with_switch_port, with_tick_phases
 from .experiments import QUICK_TABLE_SEEDS, SACK_POLICIES, TABLE_POLICIES, TABLE_SEEDS, table_points
 from .scenario import BOTTLENECK, BUFFER_FACTORS, buffer_cells, goyal_parameters, goyal_run
-from .summary import summarize, with_buffer_cells
+from .summary import run_summary, summarize, with_buffer_cells
 
 # --- SACK's PIPE start ------------------------------------------------------------------------------
 OTHER_PIPE_START = "cwnd-3"
@@ -43,7 +43,7 @@ def pipe_study_run(point: dict, quick: bool) -> xr.Dataset:
     buffer = buffer_cells(point["network"], point.pop("buffer_factor"))
     run = goyal_run(tcp="sack", quick=quick, buffer=buffer, tcp_options={"sack_pipe_start": OTHER_PIPE_START},
                     **point)
-    return with_buffer_cells(summarize(simulate(run), with_sources=False), buffer)
+    return with_buffer_cells(run_summary(run, with_sources=False), buffer)
 
 
 # --- SACK in the LAN: the fate of each transmission ----------------------------------------------------
@@ -195,7 +195,7 @@ def fba_study_run(point: dict, quick: bool) -> xr.Dataset:
         run = with_active_vcs(run, reading["active_vcs"])
     if reading.get("tick_phases"):
         run = with_tick_phases(run, point["seed"], TICK_PHASE_STREAM)
-    return with_buffer_cells(summarize(simulate(run), with_sources=False), buffer)
+    return with_buffer_cells(run_summary(run, with_sources=False), buffer)
 
 
 def with_active_vcs(run: m.Run, active_vcs: str) -> m.Run:
@@ -264,7 +264,7 @@ def tick_phase_run(point: dict, quick: bool) -> xr.Dataset:
     buffer = buffer_cells(point["network"], point.pop("buffer_factor"))
     run = goyal_run(quick=quick, buffer=buffer, **point)
     run = with_tick_phases(run, point["seed"], TICK_PHASE_STREAM)
-    return with_buffer_cells(summarize(simulate(run), with_sources=False), buffer)
+    return with_buffer_cells(run_summary(run, with_sources=False), buffer)
 
 
 EXPERIMENTS = [
