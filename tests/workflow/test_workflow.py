@@ -4,6 +4,7 @@ quick flag reaching both `atmtcp experiment` and papermill. Dry runs only: a few
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -102,3 +103,24 @@ def test_an_experiment_job_reads_only_the_sources_its_results_depend_on():
     rule = (ROOT / "rules" / "simulate.smk").read_text()
     assert "sources=experiment_sources," in rule and "PACKAGE_SOURCES" not in rule
     assert "sources=PACKAGE_SOURCES" in (ROOT / "rules" / "notebooks.smk").read_text()
+
+
+def test_make_validate_makes_missing_results_although_the_tracked_table_exists(tmp_path):
+    """A fresh clone has figures/validation/ (tracked) and no results: Snakemake alone finds the table up to
+    date and does nothing. `make validate`'s own Snakemake arguments (read from the Makefile) must plan every
+    validation experiment into an empty results folder, then the table."""
+    recipe = re.search(r"^validate:.*?\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M).group(1)
+    line = next(x for x in recipe.splitlines() if "$(SNAKEMAKE) validate" in x)
+    args = re.sub(r"\$\(if \$\(QUICK\)[^)]*\)", "", line.split("$(SNAKEMAKE)", 1)[1]).split()
+    results, figures = tmp_path / "results", tmp_path / "figures"
+    results.mkdir()
+    # copies newer than every source, as a fresh clone's checkout leaves them
+    shutil.copytree(ROOT / "figures" / "validation", figures / "validation", copy_function=shutil.copy)
+    command = [str(SNAKEMAKE), "--dry-run", "--nolock", "--printshellcmds", *args,
+               "--config", f"results_dir={results}", f"figures_dir={figures}"]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "Nothing to be done" not in output
+    stats = job_stats(output)
+    assert stats.get("experiment", 0) >= 4 and stats.get("validation_table") == 1, stats
