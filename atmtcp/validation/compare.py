@@ -234,7 +234,8 @@ def unmatched(key: str, cell: dict) -> str:
     s = SCENARIOS[key]
     run = s.run_of({k: v for k, v in cell.items()}, 0, False)
     if s.peer_name == yats.NAME:
-        return "; ".join(yats.from_n_source(run).unmatched)
+        from .yats_parking_lot import from_parking_lot
+        return "; ".join((from_parking_lot(run) if s.paper == "cheon" else yats.from_n_source(run)).unmatched)
     spec = ns3.from_internetwork(run) if isinstance(run.network, Internetwork) else ns3.from_n_source(run)
     return "; ".join(spec.unmatched)
 
@@ -317,6 +318,46 @@ def goyal_sack_rows(ds: xr.Dataset, version: str) -> list[dict]:
     return rows
 
 
+CHEON_GROUPS = {"table1": (("all", "effective_throughput"),),
+                "table3": (("all", "effective_throughput"),),
+                "table2": (("long", "effective_throughput_1_5"), ("short", "effective_throughput_6_10"),
+                           ("all", "effective_throughput")),
+                "table4": (("long", "effective_throughput_1_5"), ("short", "effective_throughput_6_10"),
+                           ("all", "effective_throughput"))}
+"""Per table, the paper's groups of sessions with a row of effective throughput (``group`` of cheon.csv) and our
+variable of it: Tables 2 and 4 (asymmetric) give sessions 1-5 (long round trip), 6-10 and their sum."""
+
+
+def cheon_paper(table: str, policy: str, group: str, metric: str) -> float | None:
+    """cheon's value of ``metric`` (``effective_throughput``, ``fairness_index``) in a table's column."""
+    ref = load_reference("cheon")
+    rows = ref[(ref.target == f"cheon.{table}") & (ref.policy == policy) & (ref.metric == metric)]
+    if metric == "effective_throughput":
+        rows = rows[rows.group == group]
+    return float(rows.value.iloc[0]) if len(rows) else None
+
+
+def cheon_yats_rows(ds: xr.Dataset, version: str) -> list[dict]:
+    """The table rows of ``cheon_yats``: effective throughput per group of sessions and the fairness index, per
+    table and policy, against cheon Tables 1-4."""
+    rows = []
+    for table in ds.table.values:
+        for policy in ds.policy.values:
+            cell = {"table": str(table), "policy": str(policy)}
+            lacks = unmatched("cheon_yats", cell)
+            sel = ds.sel(**cell)
+            label = f"{table} {str(policy).upper()}"
+            source = f"cheon Table {str(table)[5:]}"
+            metrics = [(f"effective throughput, {group} (packets)", var, "count", cheon_paper(str(table), str(policy),
+                        group, "effective_throughput")) for group, var in CHEON_GROUPS[str(table)]]
+            metrics.append(("fairness", "fairness", "fairness", cheon_paper(str(table), str(policy), "", "fairness_index")))
+            for metric, var, kind, value in metrics:
+                v = sel[var]
+                rows.append(row("cheon_yats", label, metric, kind, None if value is None else (value, value), source,
+                                _seeds(v.sel(side="atmtcp")), _seeds(v.sel(side="YATS")), lacks, version))
+    return rows
+
+
 def ewa_section2_rows(ds: xr.Dataset, version: str) -> list[dict]:
     """The table rows of ``ewa_section2``: L1's utilization per phase against ewa Fig. 6 (or 8), and the other
     measures of the ten-connection run, per policy and TCP the peer runs."""
@@ -380,7 +421,7 @@ def ewa_ssthresh_rows(ds: xr.Dataset, version: str) -> list[dict]:
 
 
 ROWS = {"goyal_ubr": goyal_ubr_rows, "goyal_sack": goyal_sack_rows, "ewa_section2": ewa_section2_rows,
-        "ewa_ssthresh": ewa_ssthresh_rows, "goyal_yats": goyal_yats_rows}
+        "ewa_ssthresh": ewa_ssthresh_rows, "goyal_yats": goyal_yats_rows, "cheon_yats": cheon_yats_rows}
 
 
 def table(datasets: dict[str, xr.Dataset]) -> pd.DataFrame:
