@@ -154,12 +154,16 @@ NS3_LOOP = (
     "open from 10 to 15 s are caught (L1 at 0.52 there). Where the duplicate ACKs come from without a drop inside ns-3 "
     "is not isolated")
 CHEON_500 = (
-    "not isolated. With 500-byte packets YATS fills the bottleneck (symmetric EPD: 75,915 packets of the 76,415 the "
-    "link can carry) where ours and the paper lose a quarter; with 1500-byte packets (Tables 3, 4) all three agree. "
-    "Ours times out more: seed 0, symmetric, 3 s: 6-8 timeouts per session with EPD and 8-9 with RCD, YATS's 1-3 and "
-    "4-7. Ruled out by hand (symmetric, 500 bytes, seeds 0-2, ours): delayed ACKs (ours acknowledging every segment, as "
-    "YATS does, falls further: RCD 32,678 and EPD 48,519 against 37,085 and 55,616), EPD's capture of the VC by a "
-    "dropped EOM (off: 55,616) and the common phase of the TCP clocks (a random phase per host: 55,414)")
+    "the congestion-avoidance increase, which YATS lacks: cheon 4.1.2's cwnd + mss^2/cwnd + mss/8 per ACK (ours, as "
+    "the paper states it) against YATS's mss^2/cwnd. With 500-byte packets a 64 KB window is 131 segments and + mss/8 "
+    "grows it by up to 17 segments per round trip: the overshoot loses many segments per window and Reno times out "
+    "(seed 0, symmetric, 3 s: ours 6-8 timeouts per session under EPD, YATS 1-3). Checked by hand, ours with YATS's "
+    "increase (means of seeds 0-2): symmetric EPD 75,231 packets (YATS 75,915), RCD 63,771 (YATS 55,776); "
+    "asymmetric EPD 241,244 (YATS 213,301), RCD 206,636 (YATS 191,576), timeouts 1.3-3.1 per session (ours as run "
+    "6.6-9.7). With 1500-byte packets (43 segments) the increase matters less and all three agree. Ruled out before "
+    "(ours, seeds 0-2): delayed ACKs (ours acknowledging every segment, as YATS, falls further: RCD 32,678, EPD "
+    "48,519), EPD's capture of the VC by a dropped EOM (55,616, unchanged), the common phase of the TCP clocks "
+    "(55,414), and in YATS an unbounded IP queue at the sources (tcpipsend's oqwm, as ours: 75,878)")
 CAUSES = (
     ("goyal_ubr", "lan", "efficiency", "cell-level tail drop, which ns-3 lacks: our damaged packets still cross the "
      "bottleneck (goyal1998 4's wasted bandwidth), ns-3 drops whole packets like EPD; and " + SHORT_LAN),
