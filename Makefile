@@ -67,7 +67,7 @@ atlas-quick:
 # The validation (issue 37, docs/validation.md): the papers' scenarios in ns-3 (and YATS) beside ours, not part
 # of `reproduce`. Installs the optional extra `validate` (the ns3 wheel, which builds cppyy: several minutes the
 # first time), then writes data/results/validation.*.nc and figures/validation/. `make validate QUICK=1`:
-# short runs, two seeds, into the quick folders. `make validate YATS=<prefix>` adds the YATS scenario
+# short runs, two seeds, into the quick folders. `make validate YATS=<prefix>` adds the YATS scenarios
 # (benchmarks/yats/build.sh <prefix> builds YATS); without it the YATS rows of the last table are kept.
 # --forcerun validation_table: the table is tracked, so in a fresh clone Snakemake would find it up to date and
 # leave its missing results unmade ("Nothing to be done"); forcing the table makes the missing results first.

@@ -1,5 +1,5 @@
 # The validation (issue 37, atmtcp.validation, docs/validation.md): the papers' scenarios in an independent
-# simulator (ns-3; YATS for goyal_yats) beside ours, outside `rule all` (`make reproduce`). `make validate` installs
+# simulator (ns-3; YATS for goyal_yats and cheon_yats) beside ours, outside `rule all` (`make reproduce`). `make validate` installs
 # the optional extra `validate` (the ns3 wheel), then builds one experiment job per scenario (validation.<scenario>,
 # through rules/simulate.smk's experiment rule: both sides, 10 seeds each), then the table and the figures in
 # {figures_dir}/validation/. The YATS scenarios run only when $ATMTCP_YATS names a built YATS (`make validate

@@ -10,6 +10,9 @@ variables on both sides.
 - :data:`GOYAL_YATS` (goyal1998 Tables 1, 2, 4, 5): the LAN and WAN, vanilla and Reno TCP, UBR (tail drop) and
   EPD, 5 and 15 sources, the smaller buffer, in YATS (:mod:`atmtcp.validation.yats`), the cell-level peer, at the
   paper's durations: efficiency and Jain's fairness.
+- :data:`CHEON_YATS` (cheon Tables 1-4): the parking lot, symmetric and asymmetric, 500- and 1500-byte packets, RCD
+  (tail drop) and EPD, in YATS (:mod:`atmtcp.validation.yats_parking_lot`): the effective throughput of all sessions
+  and of sessions 1-5 and 6-10, and the fairness index.
 - :data:`EWA_SECTION2` (ewa 2, Figs. 5-6, 11-12): Drop-Tail and RED (max_p 0.05) at AAP-1, ten
   connections, 10 -> 5 -> 2, under ewa's headline TCP (since issue 36) and 4.4BSD-Lite's increase and delayed ACKs
   (the headline before it): L1's utilization per phase, drops and timeouts per connection, the share ratio in the
@@ -41,6 +44,7 @@ from ..papers.ewa.shared.measures import phase_numbers
 from ..papers.ewa.shared.scenario import (AAL5 as EWA_AAL5, INTERVAL_S, N_CONNECTIONS, PHASES, SAMPLE_S,
                                           ewa_network)
 from ..papers.ewa.section2.scenario import start_times as ewa_starts
+from ..papers.cheon.scenario import cheon_run
 from ..papers.goyal1998.scenario import NETWORKS, buffer_cells, goyal_run
 from ..simulate import simulate
 
@@ -166,6 +170,55 @@ GOYAL_YATS = Scenario(
     goyal_yats_point_run, goyal_ours, goyal_yats_peer, peer_name="YATS",
     note="YATS, a cell-level ATM simulator, runs the cell-level mechanisms ns-3 lacks (tail drop of cells, EPD) "
          "at the paper's 10 s; it is skipped when no YATS prefix is given (make validate YATS=<prefix>)")
+
+
+# --- cheon --------------------------------------------------------------------------------------------------
+CHEON_TABLES = ("table1", "table2", "table3", "table4")
+"""cheon's Tables 1-4 (symmetric and asymmetric parking lot, 500- and 1500-byte packets), RCD and EPD columns:
+the policies YATS has (PPD and ESPD it has not)."""
+CHEON_QUICK_S = 1.0
+"""Quick mode's runs: 0.5 s after the 0.5 s warm-up (the paper's 3 s and 10 s in full mode)."""
+
+
+def cheon_point_run(point: dict, seed: int, quick: bool) -> m.Run:
+    """cheon's own run of table cell ``point`` (table, policy) for ``seed``
+    (:func:`atmtcp.papers.cheon.scenario.cheon_run`), at the paper's duration (quick: :data:`CHEON_QUICK_S`)."""
+    from ..papers.cheon.experiments import TABLES
+    case, payload, _ = TABLES[f"cheon.{point['table']}"]
+    return cheon_run(case, point["policy"], payload, seed, duration_s=CHEON_QUICK_S if quick else None)
+
+
+def _cheon_dataset(packets: np.ndarray) -> xr.Dataset:
+    """cheon 4.2.3's effective throughput (distinct packets delivered after the 0.5 s warm-up) in all and of
+    sessions 1-5 and 6-10, and the fairness index of the sessions' effective throughputs."""
+    attrs = {"units": "packet", "long_name": "distinct packets delivered after the warm-up"}
+    return xr.Dataset({
+        "effective_throughput": ((), float(packets.sum()), attrs),
+        "effective_throughput_1_5": ((), float(packets[:5].sum()), attrs),
+        "effective_throughput_6_10": ((), float(packets[5:10].sum()), attrs),
+        "fairness": ((), fairness_index(packets), {"units": "1", "long_name": "cheon 4.2.3's fairness index"}),
+    })
+
+
+def cheon_ours(run: m.Run, point: dict) -> xr.Dataset:
+    """Our effective throughputs and fairness of the cheon run."""
+    return _cheon_dataset(simulate(run).segments_received.values.astype(float))
+
+
+def cheon_yats_peer(run: m.Run, point: dict) -> xr.Dataset:
+    """YATS's effective throughputs and fairness of the same cheon run
+    (:func:`atmtcp.validation.yats_parking_lot.from_parking_lot`): in-order payload after the warm-up / mss."""
+    from . import yats, yats_parking_lot
+    spec = yats_parking_lot.from_parking_lot(run)
+    return _cheon_dataset(yats.run(spec)["goodput_bytes"] / spec.mss)
+
+
+CHEON_YATS = Scenario(
+    "cheon_yats", "cheon", "cheon Tables 1-4 in YATS: the parking lot with RCD (tail drop) and EPD at the cell level",
+    {"table": list(CHEON_TABLES), "policy": ["rcd", "epd"]}, cheon_point_run, cheon_ours, cheon_yats_peer,
+    peer_name="YATS",
+    note="PPD and ESPD (cheon's own scheme) are left out: YATS has neither. Every run at the paper's duration (3 s "
+         "symmetric, 10 s asymmetric); a YATS run costs 0.2-0.7 s of CPU")
 
 
 # --- ewa section 2 -----------------------------------------------------------------------------------------
@@ -295,7 +348,7 @@ EWA_SSTHRESH = Scenario(
     note="two connections opening together stand for the two left at t = 15 s; Drop-Tail instead of EWA; the "
          "seeds only move the starts within 10 ms (a 30 s run costs ns-3 about 50-80 s of CPU)")
 
-SCENARIOS = {s.key: s for s in (GOYAL_UBR, GOYAL_SACK, EWA_SECTION2, EWA_SSTHRESH, GOYAL_YATS)}
+SCENARIOS = {s.key: s for s in (GOYAL_UBR, GOYAL_SACK, EWA_SECTION2, EWA_SSTHRESH, GOYAL_YATS, CHEON_YATS)}
 SEEDS, QUICK_SEEDS = tuple(range(10)), (0, 1)
 """Seeds per cell on each side (issue 37: 10), as the papers' own experiments."""
 

@@ -88,27 +88,35 @@ def delay_slots(delay_s: float, slot_s: float) -> int:
     return max(1, round(delay_s / slot_s))
 
 
-def _tcp_of(tcp: m.TcpConfig) -> tuple[dict, tuple[str, ...]]:
-    """``tcpipsend``'s settings for ``tcp`` and what they do not express."""
+def _tcp_of(tcp: m.TcpConfig, where: str = "yats.from_n_source",
+            delayed_ack_ok: bool = False) -> tuple[dict, tuple[str, ...]]:
+    """``tcpipsend``'s settings for ``tcp`` and what they do not express (``delayed_ack_ok``: a delayed ACK is
+    let through, as a difference in the list, instead of refused)."""
     if tcp.flavor not in ("vanilla", "reno"):
-        raise ValueError(f"yats.from_n_source: TcpConfig.flavor {tcp.flavor!r} has no YATS TCP "
+        raise ValueError(f"{where}: TcpConfig.flavor {tcp.flavor!r} has no YATS TCP "
                          "(tcpipsend is Reno, or vanilla with fast retransmit off)")
-    if tcp.delayed_ack:
-        raise ValueError("yats.from_n_source: TcpConfig.delayed_ack=True is not translated (tcpiprec's "
-                         "delayed ACK is a 200 ms tick, not 4.4BSD's every-second-segment rule)")
+    if tcp.delayed_ack and not delayed_ack_ok:
+        raise ValueError(f"{where}: TcpConfig.delayed_ack=True is not translated (tcpiprec acknowledges every "
+                         "full segment at once, not 4.4BSD's every second segment)")
     settings = {"fast_retransmit": tcp.flavor == "reno", "timestamps": tcp.timestamps, "tick_s": tcp.granularity_s,
                 "rto_min_s": tcp.min_rto_ticks * tcp.granularity_s,
                 "initial_ssthresh": tcp.initial_ssthresh if tcp.initial_ssthresh is not None else tcp.rcv_wnd}
-    lacks = ["RTO = srtt + 4 x mean deviation in ticks, RTT timed in ticks of a clock of random phase (a 1-tick RTT "
-             "gives 0.4-0.6 s; ours 4.4BSD's 0.2-0.3 s); the timer fires RTO slots after it is set, not on a tick",
+    coarse = " (a 1-tick RTT gives 0.4-0.6 s; ours 4.4BSD's 0.2-0.3 s)" if tcp.granularity_s >= 0.05 else ""
+    lacks = ["RTO = srtt + 4 x mean deviation in ticks, RTT timed in ticks of a clock of random phase" + coarse +
+             "; the timer fires RTO slots after it is set, not on a tick",
              "cwnd used in whole segments (grows in floating point, as ours)"]
+    if tcp.delayed_ack:
+        lacks.append(f"delayed ACKs: tcpiprec acknowledges every full segment at once (its window update on one MSS, "
+                     f"RFC 1122), ours every second segment or after {tcp.delayed_ack_max_s * 1e3:g} ms")
     if tcp.flavor == "reno":
         lacks.append("Reno's recovery per YATS: ssthresh = max(2, min(wnd, cwnd) / 2) whole segments, cwnd = "
                      "ssthresh on the first new ACK, then one congestion-avoidance step on that ACK")
-    if tcp.ssthresh_rule != "half_cwnd":
-        lacks.append(f"ssthresh rule {tcp.ssthresh_rule!r} (YATS: half of min(wnd, cwnd))")
-    if tcp.recovery_exit_opens:
-        lacks.append("4.4BSD's window opening on the ACK that ends recovery")
+    if tcp.ssthresh_rule != "bsd":   # tcpipsend: max(2, min(wnd, cwnd) / 2 / mss) segments, 4.4BSD's rule
+        lacks.append(f"ssthresh rule {tcp.ssthresh_rule!r} (YATS: 4.4BSD's min(wnd, cwnd) / 2, the same while "
+                     "cwnd <= wnd)")
+    if tcp.flavor == "reno" and not tcp.recovery_exit_opens:
+        lacks.append("YATS opens the window on the ACK that ends recovery, as 4.4BSD (ours: recovery_exit_opens "
+                     "off)")
     if tcp.increase != "float":
         lacks.append(f"congestion-avoidance increase {tcp.increase!r} (YATS: mss^2 / cwnd in floating point)")
     if tcp.initial_rto_s != YATS_INITIAL_RTO_S or tcp.max_rto_s != YATS_MAX_RTO_S:
@@ -197,7 +205,7 @@ def lua_parameters(spec: YatsRun) -> dict:
             "proc_slots": PROCESSING_SLOTS}
 
 
-LUA_BODY = r"""
+LUA_HEADER = r"""
 -- Luayats' Lua modules without the GUI launcher (benchmarks/yats/README.md)
 package.path = YHOME .. "/?.lua;" .. package.path
 local _getenv = os.getenv
@@ -208,7 +216,11 @@ package.loaded["iuplua"] = {GetGlobal = function() return "X11" end,
 package.loaded["readline"] = {}
 package.loaded["bit"] = {}
 require "yats.core"; require "yats.stdlib"; require "yats.misc"; require "yats.muxdmx"; require "yats.tcpip"
+"""
+"""Loads Luayats' Lua modules without its GUI: the start of every script (:data:`LUA_BODY`,
+:data:`atmtcp.validation.yats_parking_lot.LUA_BODY`)."""
 
+LUA_BODY = LUA_HEADER + r"""
 local N, SLOT = P.n, 53 * 8 / P.rate
 local PROC = (P.proc_slots + 0.5) * SLOT           -- truncated to proc_slots slots
 yats.sim:setSlotLength(SLOT)
@@ -271,9 +283,14 @@ timeouts."""
 def script(spec: YatsRun, yats_home: str | Path) -> str:
     """The Lua script of ``spec``: ``YHOME`` (the Lua modules, ``PREFIX/share/luayats``), the table ``P``
     (:func:`lua_parameters`) and :data:`LUA_BODY`."""
-    params = ",\n  ".join(f"{k} = {_lua(v)}" for k, v in lua_parameters(spec).items())
+    return script_of(lua_parameters(spec), LUA_BODY, yats_home)
+
+
+def script_of(parameters: dict, body: str, yats_home: str | Path) -> str:
+    """A Lua script: ``YHOME``, the table ``P`` of ``parameters`` and ``body``."""
+    params = ",\n  ".join(f"{k} = {_lua(v)}" for k, v in parameters.items())
     return (f"-- generated by atmtcp.validation.yats from an atmtcp Run\nYHOME = {_lua(str(yats_home))}\n"
-            f"P = {{\n  {params},\n}}\n{LUA_BODY}")
+            f"P = {{\n  {params},\n}}\n{body}")
 
 
 def prefix() -> Path | None:
@@ -341,7 +358,7 @@ def run(spec: YatsRun, exe: Path | None = None) -> dict:
     home = Path(exe).resolve().parent.parent / "share" / "luayats"
     with tempfile.TemporaryDirectory(prefix="atmtcp-yats-") as tmp:
         path = Path(tmp) / "run.lua"
-        path.write_text(script(spec, home))
+        path.write_text(spec.script(home) if hasattr(spec, "script") else script(spec, home))
         done = subprocess.run([str(exe), str(path)], capture_output=True, text=True, cwd=tmp,
                               env={**os.environ, "HOME": tmp})
     if done.returncode != 0:

@@ -84,3 +84,76 @@ def test_a_short_yats_run():
     # slow start sends 1 + 2 + ... + 32 segments before two windows of 32 (768 cells) can reach EPD's 800 cells
     assert np.all(out["goodput_bytes"] >= 63 * 512)
     assert np.all(out["segments"] * 512 >= out["goodput_bytes"]) and out["dropped_cells"] >= 0
+
+
+# --- cheon's parking lot (atmtcp.validation.yats_parking_lot) ------------------------------------------------
+@pytest.mark.parametrize("case, policy, payload", [("symmetric", "rcd", 500), ("asymmetric", "epd", 1500)])
+def test_cheon_parking_lot_as_a_yats_script(case, policy, payload):
+    from atmtcp.papers.cheon.scenario import BUFFER_CELLS, IP_SERVICE_PPS, cheon_run, thresholds
+    from atmtcp.validation.yats_parking_lot import from_parking_lot
+    run = cheon_run(case, policy, payload, 3)
+    spec = from_parking_lot(run)
+    slot = 53 * 8 / m.OC3_BPS
+    ms = round(1e-3 / slot)                                             # 1 ms = 366.8 slots
+    far = round((2e-3 if case == "symmetric" else 3e-3) / slot)
+    assert spec.groups == (5, 5) and spec.n == 10 and spec.seed == 3
+    assert spec.slots == round(run.duration_s / slot) and spec.warmup_slots == round(0.5 / slot)
+    assert spec.access_slots == (ms,) * 5 + (far,) * 5
+    assert spec.trunk_slots == ((ms, ms) if case == "symmetric" else (round(47e-3 / slot), ms))
+    assert spec.sink_slots == (ms,) * 10
+    assert spec.start_slots == tuple(max(1, round(c.start_s / slot)) for c in run.connections)
+    assert max(spec.start_slots) <= round(0.01 / slot) and len(set(spec.start_slots)) == 10   # the seed's jitter
+    assert spec.buffer_cells == BUFFER_CELLS and spec.policy == {"rcd": "tail", "epd": "epd"}[policy]
+    assert spec.epd_threshold == (thresholds(case, payload)["epd"] if policy == "epd" else None)
+    assert spec.send_proc_s == pytest.approx(1 / IP_SERVICE_PPS[payload])
+    # cheon's 14 bytes of AAL5 overhead: YATS' 8-byte trailer + 6 bytes of header, the same cells per packet
+    assert (spec.mss, spec.mtu, spec.llc_bytes, spec.rcv_wnd) == (payload, payload + 40, 6, 65535)
+    from atmtcp.kernel.aal5 import packet_cells
+    assert packet_cells(spec.mtu, spec.llc_bytes + yats.YATS_TRAILER_BYTES) == {500: 12, 1500: 33}[payload]
+    assert spec.fast_retransmit and not spec.timestamps and spec.tick_s == 1e-4
+    assert spec.rto_min_s == pytest.approx(0.05 if case == "symmetric" else 0.15)
+    assert spec.ack_delay_s == pytest.approx(0.0125 if case == "symmetric" else 0.0375)
+    assert any("delayed ACKs" in u for u in spec.unmatched)
+    assert any("capture" in u for u in spec.unmatched) == (policy == "epd")
+    assert not any("ssthresh rule" in u or "ends recovery" in u for u in spec.unmatched)   # 4.4BSD's, as YATS
+
+    text = spec.script("/opt/yats/share/luayats")
+    table = text[text.index("P = {"):text.index("\n}\n")]
+    values = dict(re.findall(r"^\s+(\w+) = (.*?),?$", table, re.M))
+    assert values["groups"] == "{5, 5}" and values["seed"] == "4" and values["buffer"] == str(BUFFER_CELLS)
+    assert values["warm"] == str(spec.warmup_slots) and values["policy"] == f'"{spec.policy}"'
+    assert "yats.muxEPD" in text and "thresh = P.epd_threshold" in text and "proctim = P.send_proc" in text
+
+
+def test_what_the_parking_lot_translation_refuses_is_named():
+    from atmtcp.papers.cheon.scenario import cheon_run
+    from atmtcp.validation.yats_parking_lot import from_parking_lot
+    for policy in ("ppd", "espd"):
+        with pytest.raises(ValueError, match="no PPD, no ESPD"):
+            from_parking_lot(cheon_run("symmetric", policy, 500, 0))
+    run = cheon_run("symmetric", "rcd", 500, 0)
+    with pytest.raises(ValueError, match="numbered by the switch"):
+        from_parking_lot(replace(run, connections=run.connections[::-1]))
+    with pytest.raises(ValueError, match="does not enter one switch"):
+        from_parking_lot(replace(run, connections=(m.Connection("D1", "S1", run.connections[0].tcp),)))
+
+
+def test_the_cheon_scenario_runs_tables_1_to_4_rcd_and_epd_on_ten_seeds():
+    points = points_of("cheon_yats")(False)
+    assert {(p["table"], p["policy"]) for p in points} == {(f"table{t}", p) for t in (1, 2, 3, 4)
+                                                           for p in ("rcd", "epd")}
+    assert {p["seed"] for p in points if p["side"] == "YATS"} == set(range(10))
+    assert compare.cheon_paper("table2", "epd", "long", "effective_throughput") == 9699
+    assert compare.cheon_paper("table1", "rcd", "", "fairness_index") == 0.973
+
+
+def test_a_short_yats_run_of_the_parking_lot():
+    if yats.binary() is None:
+        pytest.skip(yats.skip_reason())
+    from atmtcp.papers.cheon.scenario import cheon_run
+    from atmtcp.validation.yats_parking_lot import from_parking_lot
+    run = cheon_run("symmetric", "epd", 500, 0, duration_s=0.6)
+    out = yats.run(from_parking_lot(run))
+    most = m.OC3_BPS / 424 / 12 * 0.1 * 500          # every cell of the bottleneck carrying packets for 0.1 s
+    assert out["simulated_s"] == pytest.approx(0.6, abs=1e-5)
+    assert 0 < out["goodput_bytes"].sum() <= most and np.all(out["goodput_bytes"] > 0)
