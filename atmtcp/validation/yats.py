@@ -82,6 +82,10 @@ class YatsRun:
         """The time YATS simulated (s): its slots times :attr:`slot_s`."""
         return self.slots * self.slot_s
 
+    def script(self, yats_home: str | Path) -> str:
+        """The Lua script of this run (:func:`script`)."""
+        return script_of(lua_parameters(self), LUA_BODY, yats_home)
+
 
 def delay_slots(delay_s: float, slot_s: float) -> int:
     """A link delay in whole slots, at least one (YATS' ``line`` needs a delay of >= 1 slot)."""
@@ -124,6 +128,25 @@ def _tcp_of(tcp: m.TcpConfig, where: str = "yats.from_n_source",
     return settings, tuple(lacks)
 
 
+def one_tcp(run: m.Run, where: str) -> m.TcpConfig:
+    """The one :class:`~atmtcp.model.TcpConfig` every connection of ``run`` shares (``where`` names the caller in
+    the error otherwise)."""
+    tcps = {c.tcp for c in run.connections}
+    if len(tcps) != 1:
+        raise ValueError(f"{where}: every connection must share one TcpConfig")
+    return tcps.pop()
+
+
+def one_rate(net: m.Network, where: str) -> float:
+    """The one rate of every link of ``net`` (bit/s): YATS is slotted at one rate, without SONET framing or delay
+    variation (``where`` names the caller in the error otherwise)."""
+    rates = {link.rate_bps for link in net.links}
+    if len(rates) != 1 or net.sonet or any(link.cdv_s for link in net.links):
+        raise ValueError(f"{where}: YATS is slotted at one rate: every link must share one rate, without SONET "
+                         "framing or delay variation")
+    return rates.pop()
+
+
 def _port_of(port: m.PortConfig) -> tuple[str, int | None]:
     kind = port.policy.kind
     if port.buffer_cells is None or kind not in ("tail", "epd") or port.drop_from_front != "none" \
@@ -142,19 +165,12 @@ def from_n_source(run: m.Run) -> YatsRun:
     net = run.network
     if not isinstance(net, m.Network) or net.switches != ("SW1", "SW2"):
         raise ValueError("yats.from_n_source: not an N-source network (switches SW1, SW2)")
-    tcps = {c.tcp for c in run.connections}
-    if len(tcps) != 1:
-        raise ValueError("yats.from_n_source: every connection must share one TcpConfig")
-    tcp = tcps.pop()
+    tcp = one_tcp(run, "yats.from_n_source")
     if any(c.start_s != 0 or c.stop_s is not None or c.on_off is not None for c in run.connections):
         raise ValueError("yats.from_n_source: only persistent sources starting at t = 0 are translated")
     if run.aal5.trailer_bytes != YATS_TRAILER_BYTES:
         raise ValueError(f"yats.from_n_source: Aal5Config.trailer_bytes {run.aal5.trailer_bytes} (YATS: 8)")
-    rates = {link.rate_bps for link in net.links}
-    if len(rates) != 1 or net.sonet or any(link.cdv_s for link in net.links):
-        raise ValueError("yats.from_n_source: YATS is slotted at one rate: every link must share one rate, "
-                         "without SONET framing or delay variation")
-    rate = rates.pop()
+    rate = one_rate(net, "yats.from_n_source")
     links = {(link.a, link.b): link for link in net.links}
     slot = CELL_BYTES * 8 / rate
     port = dict(net.ports).get("SW1->SW2", net.switch_port)
@@ -283,7 +299,7 @@ timeouts."""
 def script(spec: YatsRun, yats_home: str | Path) -> str:
     """The Lua script of ``spec``: ``YHOME`` (the Lua modules, ``PREFIX/share/luayats``), the table ``P``
     (:func:`lua_parameters`) and :data:`LUA_BODY`."""
-    return script_of(lua_parameters(spec), LUA_BODY, yats_home)
+    return spec.script(yats_home)
 
 
 def script_of(parameters: dict, body: str, yats_home: str | Path) -> str:
@@ -350,15 +366,16 @@ def parse(text: str, n: int) -> dict:
     return out
 
 
-def run(spec: YatsRun, exe: Path | None = None) -> dict:
-    """Run ``spec`` in YATS (``exe``: ``luayats-bin``, by default :func:`binary`) and :func:`parse` its output."""
+def run(spec, exe: Path | None = None) -> dict:
+    """Run ``spec`` (a :class:`YatsRun` or :class:`atmtcp.validation.yats_parking_lot.YatsParkingLot`: anything
+    with ``script(yats_home)`` and ``n``) in YATS (``exe``: ``luayats-bin``, by default :func:`binary`) and :func:`parse` its output."""
     exe = exe or binary()
     if exe is None:
         raise RuntimeError(skip_reason())
     home = Path(exe).resolve().parent.parent / "share" / "luayats"
     with tempfile.TemporaryDirectory(prefix="atmtcp-yats-") as tmp:
         path = Path(tmp) / "run.lua"
-        path.write_text(spec.script(home) if hasattr(spec, "script") else script(spec, home))
+        path.write_text(spec.script(home))
         done = subprocess.run([str(exe), str(path)], capture_output=True, text=True, cwd=tmp,
                               env={**os.environ, "HOME": tmp})
     if done.returncode != 0:

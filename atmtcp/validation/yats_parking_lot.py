@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .. import model as m
 from ..kernel.aal5 import CELL_BYTES
-from .yats import LUA_HEADER, PROCESSING_SLOTS, YATS_TRAILER_BYTES, _tcp_of, delay_slots, script_of
+from .yats import LUA_HEADER, PROCESSING_SLOTS, YATS_TRAILER_BYTES, _tcp_of, delay_slots, one_rate, one_tcp, script_of
 
 WHERE = "yats.from_parking_lot"
 
@@ -119,25 +119,18 @@ def from_parking_lot(run: m.Run) -> YatsParkingLot:
     """cheon Fig. 1 (and its Appendix) in YATS (the module docstring)."""
     groups, links, switches = _groups(run)
     net = run.network
-    tcps = {c.tcp for c in run.connections}
-    if len(tcps) != 1:
-        raise ValueError(f"{WHERE}: every connection must share one TcpConfig")
-    tcp = tcps.pop()
+    tcp = one_tcp(run, WHERE)
     if any(c.stop_s is not None or c.on_off is not None for c in run.connections):
         raise ValueError(f"{WHERE}: only persistent sources are translated")
     if run.aal5.trailer_bytes < YATS_TRAILER_BYTES:
         raise ValueError(f"{WHERE}: Aal5Config.trailer_bytes {run.aal5.trailer_bytes} is below YATS' 8")
-    rates = {link.rate_bps for link in net.links}
-    if len(rates) != 1 or net.sonet or any(link.cdv_s for link in net.links):
-        raise ValueError(f"{WHERE}: YATS is slotted at one rate: every link must share one rate, without SONET "
-                         "framing or delay variation")
+    rate = one_rate(net, WHERE)
     ports = dict(net.ports)
     named = {ports.get(f"{a}->{b}", net.switch_port) for a, b in zip(switches, switches[1:])}
     if len(named) != 1:
         raise ValueError(f"{WHERE}: every trunk port must share one PortConfig")
     port = named.pop()
     policy, threshold, port_lacks = _policy(port)
-    rate = rates.pop()
     slot = CELL_BYTES * 8 / rate
     settings, tcp_lacks = _tcp_of(tcp, WHERE, delayed_ack_ok=True)
     trunks = [links[(a, b)].delay_s for a, b in zip(switches, switches[1:])]
