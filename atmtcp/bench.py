@@ -41,6 +41,10 @@ from .simulate import counters, run_kernel
 HISTORY = Path(__file__).resolve().parent.parent / "benchmarks" / "history.jsonl"
 """One JSON line per ``atmtcp bench`` sitting: date, commit, machine, and every row."""
 
+COLD_COMPILE = ("warm", "--no-aot")
+"""The cold compile of issue 39's goal 2: ``ATMTCP_NO_CACHE=1 atmtcp warm --no-aot`` compiles the whole kernel
+in one process with numba's cache neither read nor written, and builds no ahead-of-time module."""
+
 PROCESS_ARGS = ("run", "--network", "lan", "--sources", "5", "--buffer", "1000", "--policy", "epd", "--tcp", "reno")
 """The whole-process scenario: goyal1998's 5-source LAN, Reno, EPD, 1000 cells, 10 s."""
 
@@ -172,6 +176,11 @@ def atmtcp_command(args=PROCESS_ARGS, kernel: str = "aot") -> list[str]:
     found = str(script) if script.exists() else shutil.which("atmtcp")
     command = [found, *args] if found else [sys.executable, "-m", "atmtcp.cli", *args]
     return ["env", "ATMTCP_NO_AOT=1", *command] if kernel == "jit" else command
+
+
+def cold_compile_command() -> list[str]:
+    """The command of :data:`COLD_COMPILE`, as :func:`compare_processes` takes it."""
+    return ["env", "ATMTCP_NO_CACHE=1", *atmtcp_command(COLD_COMPILE)]
 
 
 def time_process(command: list[str]) -> dict:

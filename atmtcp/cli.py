@@ -187,7 +187,11 @@ def cmd_warm(args) -> int:
 def cmd_bench(args) -> int:
     """``atmtcp bench``: time the benchmark's rows (:mod:`atmtcp.bench`), or compare two processes' runs,
     and record a sitting in ``--history``."""
-    from .bench import HISTORY, PROCESS_ARGS, atmtcp_command, compare_processes, record_sitting, run_benchmark
+    from .bench import (HISTORY, PROCESS_ARGS, atmtcp_command, cold_compile_command, compare_processes,
+                        record_sitting, run_benchmark)
+    if args.process and args.compile:
+        print("atmtcp bench: --compile: not with --process (each times its own command)", file=sys.stderr)
+        return 2
     if args.history is not None and not _writable("--history", args.history):
         return 2
     process_only = [flag for flag, value in (("--contention", args.contention), ("--kernel", args.kernel),
@@ -202,6 +206,10 @@ def cmd_bench(args) -> int:
         for peer in args.peer:
             commands[peer] = ["sh", "-c", peer]
         rows, kind = compare_processes(commands, repeat=args.repeat or 5), "process"
+    elif args.compile:
+        print("cold compile of the kernel (minutes of CPU, about 2 GB)", flush=True)
+        commands = {"cold compile (ATMTCP_NO_CACHE=1 atmtcp warm --no-aot)": cold_compile_command()}
+        rows, kind = compare_processes(commands, repeat=args.repeat or 1), "compile"
     else:
         rows, kind = run_benchmark(repeat=args.repeat or 1), "kernel"
     if args.record or args.history is not None:
@@ -341,6 +349,9 @@ def add_bench_parser(sub) -> None:
     bench.add_argument("--process", action="store_true",
                        help="time whole `atmtcp run` processes of goyal1998's 5-source LAN (Reno, EPD, 1000 cells, "
                             "10 s) as /usr/bin/time would: wall, CPU, peak memory")
+    bench.add_argument("--compile", action="store_true",
+                       help="time a cold compile of the whole kernel instead (ATMTCP_NO_CACHE=1 atmtcp warm --no-aot: "
+                            "no cache read or written): wall, CPU, peak memory; --record keeps it in the history")
     bench.add_argument("--contention", nargs="+", choices=tuple(CELL_ASSUMPTIONS), default=None,
                        help="with --process: the cell-contention assumptions to time (default: deterministic)")
     bench.add_argument("--kernel", nargs="+", choices=("aot", "jit"), default=None,
