@@ -345,7 +345,7 @@ def add_bench_parser(sub) -> None:
     bench = sub.add_parser("bench", help="time the standard scenarios (kernel), or whole processes (--process)")
     bench.add_argument("--repeat", type=_number(int, 1, 100), default=None,
                        help="runs per scenario: the best is shown (kernel; default 1), or the median of the "
-                            "alternating rounds (--process; default 5)")
+                            "alternating rounds (--process; default 5) or of the cold compiles (--compile; default 1)")
     bench.add_argument("--process", action="store_true",
                        help="time whole `atmtcp run` processes of goyal1998's 5-source LAN (Reno, EPD, 1000 cells, "
                             "10 s) as /usr/bin/time would: wall, CPU, peak memory")
