@@ -187,8 +187,8 @@ def cmd_warm(args) -> int:
 def cmd_bench(args) -> int:
     """``atmtcp bench``: time the benchmark's rows (:mod:`atmtcp.bench`), or compare two processes' runs,
     and record a sitting in ``--history``."""
-    from .bench import (HISTORY, PROCESS_ARGS, atmtcp_command, cold_compile_command, compare_processes,
-                        record_sitting, run_benchmark)
+    from .bench import (COLD_COMPILE, HISTORY, PROCESS_ARGS, atmtcp_command, cold_compile_command,
+                        compare_processes, record_sitting, run_benchmark)
     if args.process and args.compile:
         print("atmtcp bench: --compile: not with --process (each times its own command)", file=sys.stderr)
         return 2
@@ -208,7 +208,7 @@ def cmd_bench(args) -> int:
         rows, kind = compare_processes(commands, repeat=args.repeat or 5), "process"
     elif args.compile:
         print("cold compile of the kernel (minutes of CPU, about 2 GB)", flush=True)
-        commands = {"cold compile (ATMTCP_NO_CACHE=1 atmtcp warm --no-aot)": cold_compile_command()}
+        commands = {f"cold compile (ATMTCP_NO_CACHE=1 atmtcp {' '.join(COLD_COMPILE)})": cold_compile_command()}
         rows, kind = compare_processes(commands, repeat=args.repeat or 1), "compile"
     else:
         rows, kind = run_benchmark(repeat=args.repeat or 1), "kernel"
