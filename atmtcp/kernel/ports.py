@@ -158,12 +158,13 @@ def transmit_cells(S, v, k, t):
     rate ... The IP buffer size is set to infinity") hands over one packet per service
     time, in FIFO order, and its cells follow at the line rate; else the cells enter at
     ``t``. A NIC is a lazy FIFO port, so admitting cells at a later time than ``t`` is
-    exact: every later packet of the NIC is handed over later still. A NIC is never held
-    (:func:`atmtcp.compile.cell_ports.port_specs` gives it an infinite FIFO buffer), so the cells go to
-    :func:`admit_lazy` directly: inlining :func:`admit_cell` here would also inline the held
-    ports' path, which nearly doubled the compile time of this function. A NIC's tail drop on its
-    infinite buffer accepts every cell, so the packet's cells are counted in at once (one drain,
-    no decision per cell) and forwarded one cell time apart, as :func:`admit_lazy` would.
+    exact: every later packet of the NIC is handed over later still. A NIC is a lazy tail-drop FIFO on
+    an infinite buffer (:func:`atmtcp.compile.cell_ports.port_specs` gives every NIC ``PortConfig(None)``),
+    which accepts every cell, so the packet's cells are counted in at once (one drain, no decision per
+    cell) and forwarded one cell time apart, as :func:`admit_lazy` would. A NIC state built otherwise
+    stops the run with a ``ValueError`` naming the port, its policy code and its queue: deciding such a
+    NIC's cells here would inline :func:`admit_lazy`, and with it every policy, into this function, a
+    copy that cost about 30 s of the kernel's first compile for a path no model reaches (issue 39).
 
     A packet handed over after the event's time (an IP service time, or a receiver's ACK delay: ``t``
     is then later than the clock) puts the NIC's counters at its handover, ahead of the clock: a
@@ -207,8 +208,8 @@ def transmit_cells(S, v, k, t):
             depart += cell_ns
             forward_cell(S, v, 0, k, idx, depart)
         return
-    for idx in range(n):
-        admit_lazy(S, p, v, 0, k, idx, t)
+    raise ValueError("a NIC must be a tail-drop FIFO port with room for the packet (port, policy, cells queued):",
+                     p, port[p, P_POLICY], x)
 
 
 @jit_inline

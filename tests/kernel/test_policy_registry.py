@@ -55,6 +55,20 @@ def test_a_port_with_an_unknown_policy_code_stops_the_run(kind, runner):
     assert error.value.args[1:] == (p, code)
 
 
+@pytest.mark.parametrize("kind,runner", list(_runners()))
+def test_a_nic_that_is_not_tail_drop_stops_the_run(kind, runner):
+    """Every NIC is a tail-drop FIFO on an infinite buffer (``compile.cell_ports.port_specs``), so
+    ``transmit_cells`` counts a packet's cells in at once without a decision per cell. A NIC state built
+    otherwise fails, naming the NIC, its policy code and its queue, instead of running as tail drop."""
+    compiled = compile_run(n_source_run(2, 5e-6, m.PortConfig(100), m.TcpConfig(), 0.05, contention="deterministic"))
+    nic = int(compiled.state.vc_port[0, 0])
+    assert compiled.port_names[nic] != BOTTLENECK and compiled.state.port[nic, L.P_POLICY] == L.TAIL
+    compiled.state.port[nic, L.P_POLICY] = L.EPD
+    with pytest.raises(ValueError, match="a NIC must be a tail-drop FIFO port") as error:
+        runner(compiled.kernel_state)
+    assert error.value.args[1:] == (nic, L.EPD, 0)
+
+
 @pytest.mark.parametrize("kind,params,field", [
     ("tail", {"z": 0.5}, "z"), ("ppd", {"threshold": 10}, "threshold"), ("epd", {"active_vcs": "routed"}, "active_vcs"),
     ("espd", {"keep_eom": False}, "keep_eom"), ("red", {"threshold2": 5}, "threshold2"),
