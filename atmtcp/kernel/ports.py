@@ -164,7 +164,8 @@ def transmit_cells(S, v, k, t):
     cell) and forwarded one cell time apart, as :func:`admit_lazy` would. A NIC state built otherwise
     stops the run with a ``ValueError`` naming the port, its policy code and its queue: deciding such a
     NIC's cells here would inline :func:`admit_lazy`, and with it every policy, into this function, a
-    copy that cost about 30 s of the kernel's first compile for a path no model reaches (issue 39).
+    copy that cost 40 s and 59 s of CPU in two side-by-side cold compiles of the kernel (docs/speed.md,
+    issue 39) for a path no model reaches.
 
     A packet handed over after the event's time (an IP service time, or a receiver's ACK delay: ``t``
     is then later than the clock) puts the NIC's counters at its handover, ahead of the clock: a
