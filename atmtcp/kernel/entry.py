@@ -11,14 +11,16 @@ a wheel carries it, built for a baseline CPU (:func:`atmtcp.kernel.sources.prebu
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import sys
 from pathlib import Path
 from typing import Callable
 
+from .layout import G_FAULT_ARG0, G_FAULT_NARGS, G_NFIELDS
 from .sources import AOT_MODULE, AOT_PATH, prebuilt_path, runs_portable, seal_problem
-from .tables import KernelState
+from .tables import LAY_OFFSET, T_G, KernelState
 
 _chosen: tuple[Callable[[KernelState], int], str] | None = None
 """This process's kernel and its kind (``"aot"`` or ``"jit"``), once chosen."""
@@ -77,15 +79,40 @@ def discard_aot(problem: str, path: Path | None = None) -> None:
 
 
 def aot_runner(module) -> Callable[[KernelState], int]:
-    """``run_until_end`` of the ahead-of-time ``module``, taking a :class:`KernelState`."""
+    """``run_until_end`` of the ahead-of-time ``module``, taking a :class:`KernelState`
+    (:func:`with_fault_args`)."""
     run = module.run
-    return lambda state: run(state.I, state.F, state.B, state.lay)
+    return with_fault_args(lambda state: run(state.I, state.F, state.B, state.lay))
 
 
+@functools.lru_cache(maxsize=None)
 def jit_runner() -> Callable[[KernelState], int]:
-    """numba's ``run_until_end`` (compiled, or loaded from numba's cache, on its first call)."""
+    """numba's ``run_until_end`` (compiled, or loaded from numba's cache, on its first call), as
+    :func:`with_fault_args` gives it; one function per process."""
     from .engine import run_until_end
-    return run_until_end
+    return with_fault_args(run_until_end)
+
+
+def fault_args(state: KernelState) -> tuple[int, ...]:
+    """The numbers the kernel kept for its last fault (``G_FAULT_NARGS`` of ``G_FAULT_ARG0``), or ``()``."""
+    start = int(state.lay[T_G, LAY_OFFSET])
+    g = state.I[start:start + G_NFIELDS]
+    return tuple(int(value) for value in g[G_FAULT_ARG0:G_FAULT_ARG0 + g[G_FAULT_NARGS]])
+
+
+def with_fault_args(run: Callable[[KernelState], int]) -> Callable[[KernelState], int]:
+    """``run``, whose ``ValueError`` of a kernel fault carries the numbers it names after its message
+    (:mod:`atmtcp.kernel.faults`: the kernel raises the message alone)."""
+    @functools.wraps(run)
+    def runner(state: KernelState) -> int:
+        try:
+            return run(state)
+        except ValueError as error:
+            named = fault_args(state)
+            if len(error.args) == 1 and named:
+                raise ValueError(*error.args, *named) from None
+            raise
+    return runner
 
 
 def _choose() -> tuple[Callable[[KernelState], int], str]:

@@ -290,7 +290,11 @@ G_RNG = 18                # bits: the 64-bit state of the run's random stream (a
 G_CELL_RESERVE = 19       # row of cell: the first record of the cell pool's reserve (see below)
 G_PKT_RESERVE = 20        # row of pkt: the first record of the packet pool's reserve
 G_HEAP_LOW_AT = 21        # count: the heap length at which a push sets HEAP_LOW
-G_NFIELDS = 22
+G_FAULT_NARGS = 22        # count: the numbers a fault names, from G_FAULT_ARG0 on (atmtcp.kernel.faults)
+G_FAULT_ARG0 = 23         # row of port or conn: what a fault names first (its port or connection)
+G_FAULT_ARG1 = 24         # code: the fault's policy or recovery code
+G_FAULT_ARG2 = 25         # count: the cells queued at a NIC that is not tail drop (0 for the other faults)
+G_NFIELDS = 26
 # G_CELL_RESERVE, G_PKT_RESERVE: first record of a pool's reserve, its last records (as many as
 # one event can take), which its free list hands out last, ended by the pool's size instead of
 # -1: taking a reserve record, like a heap push at length G_HEAP_LOW_AT, sets a *_LOW bit of

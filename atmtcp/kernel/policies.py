@@ -26,6 +26,7 @@ arriving cell is added.
 """
 import math
 
+from .faults import keep_fault_args
 from .jit import jit_inline
 from .layout import (
     ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_PERVC, DROP_THRESHOLD, EPD, ESPD, ESPD_CAPTURE,
@@ -190,6 +191,10 @@ def red_decision(state, X, K, u, log_one, slope, frames, at_front, bom, eom):
 
 
 # --- the policies: decide_<name>(S, p, pv, x, bom, eom, t), one per name of POLICY_NAMES -------------
+UNKNOWN_POLICY = "drop policy code not in atmtcp.kernel.layout.POLICY_NAMES (port, code):"
+""":func:`decide`'s error for a port whose code has no branch (:mod:`atmtcp.kernel.faults`)."""
+
+
 @jit_inline
 def decide(S, p, pv, x, bom, eom, t):
     """The decision of port ``p``'s policy (``P_POLICY``) on the arriving cell: its ``decide_<name>``.
@@ -209,7 +214,8 @@ def decide(S, p, pv, x, bom, eom, t):
         return decide_espd(S, p, pv, x, bom, eom, t)
     if policy == RED:
         return decide_red(S, p, pv, x, bom, eom, t)
-    raise ValueError("drop policy code not in atmtcp.kernel.layout.POLICY_NAMES (port, code):", p, policy)
+    keep_fault_args(S, 2, p, policy, 0)
+    raise ValueError(UNKNOWN_POLICY)
 
 
 @jit_inline

@@ -24,6 +24,7 @@ from .cells import (  # noqa: F401  (alloc_packet, channel_pop, channel_take, fr
     alloc_packet, channel_pop, channel_push_train, channel_take, drop_cell, forward_cell, free_record,
     port_decision, release_packet_if_done,
 )
+from .faults import keep_fault_args
 from .held_ports import admit_held
 from .jit import jit, jit_inline
 from .layout import (
@@ -149,6 +150,11 @@ def admit_cell(S, v, hop, k, idx, t):
         admit_lazy(S, p, v, hop, k, idx, t)
 
 
+NIC_NOT_TAIL_DROP = ("a NIC must be a tail-drop FIFO port with room for the packet "
+                     "(port, policy, cells queued):")
+""":func:`transmit_cells`' error for a NIC state no model builds (:mod:`atmtcp.kernel.faults`)."""
+
+
 @jit
 def transmit_cells(S, v, k, t):
     """Segment packet ``k`` into cells and hand them to the NIC port of VC ``v``.
@@ -209,8 +215,8 @@ def transmit_cells(S, v, k, t):
             depart += cell_ns
             forward_cell(S, v, 0, k, idx, depart)
         return
-    raise ValueError("a NIC must be a tail-drop FIFO port with room for the packet (port, policy, cells queued):",
-                     p, port[p, P_POLICY], x)
+    keep_fault_args(S, 3, p, port[p, P_POLICY], x)
+    raise ValueError(NIC_NOT_TAIL_DROP)
 
 
 @jit_inline

@@ -24,6 +24,7 @@ policies: a new recovery without its branches fails instead of acting as another
 losses by timeout only (``DETECT_TIMEOUT``), so they never reach a dispatcher. A SACK sender in recovery
 sends by PIPE (:func:`sack_output`) instead of by the window.
 """
+from .faults import keep_fault_args
 from .jit import jit
 from .layout import (
     APP_SEND_LIMIT, C_DUPACKS, C_FAST_RETRANSMITS, C_HOLE_PTR, C_IN_RECOVERY, C_MSS, C_PIPE, C_RECOVER,
@@ -63,7 +64,8 @@ def fast_retransmit(S, c, t):
     elif recovery == RECOVERY_SACK:
         sack_enter(S, c, cwnd_before, t)
     else:
-        raise ValueError(UNKNOWN_RECOVERY, c, recovery)
+        keep_fault_args(S, 2, c, recovery, 0)
+        raise ValueError(UNKNOWN_RECOVERY)
 
 
 @jit
@@ -79,7 +81,8 @@ def on_dupack_in_recovery(S, c):
     elif recovery == RECOVERY_SACK:
         sack_dupack(S, c)
     else:
-        raise ValueError(UNKNOWN_RECOVERY, c, recovery)
+        keep_fault_args(S, 2, c, recovery, 0)
+        raise ValueError(UNKNOWN_RECOVERY)
 
 
 @jit
@@ -96,7 +99,8 @@ def on_ack_in_recovery(S, c, ack, una, t):
     elif recovery == RECOVERY_SACK:
         sack_new_ack(S, c, ack, una, t)
     else:
-        raise ValueError(UNKNOWN_RECOVERY, c, recovery)
+        keep_fault_args(S, 2, c, recovery, 0)
+        raise ValueError(UNKNOWN_RECOVERY)
 
 
 @jit

@@ -56,7 +56,7 @@ def test_a_dispatcher_has_no_other_branch_and_raises_on_the_rest(step):
     functions = {n for n in vars(tcp_recovery) if n.endswith(f"_{step}") and n[:-len(step) - 1] in L.RECOVERY_NAMES}
     assert {called for _, called in branches(dispatcher)} == functions
     source = inspect.getsource(getattr(tcp_recovery, dispatcher).py_func)
-    assert source.rstrip().endswith("else:\n        raise ValueError(UNKNOWN_RECOVERY, c, recovery)")
+    assert source.rstrip().endswith("else:\n        keep_fault_args(S, 2, c, recovery, 0)\n        raise ValueError(UNKNOWN_RECOVERY)")
 
 
 def _runners():
