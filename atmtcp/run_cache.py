@@ -103,20 +103,31 @@ def through(run, simulate_run: Callable[[], xr.Dataset]) -> xr.Dataset:
         if ds is not None:
             return ds
     ds = simulate_run()
-    data = zlib.compress(pickle.dumps(ds, protocol=5), 1)
+    data = dataset_bytes(ds)
     if len(data) <= MAX_BYTES:
         try:
-            _write_atomically(path, data)
+            write_bytes_atomically(path, data)
         except OSError as error:  # e.g. ENOSPC: the run's result is still good, only not kept
             print(f"atmtcp: could not keep a run in the run cache {path.parent} ({error.strerror or error}); "
                   "going on without it", file=sys.stderr, flush=True)
     return ds
 
 
+def dataset_bytes(ds: xr.Dataset) -> bytes:
+    """``ds`` as a file of this cache (and of the grid-point cache, :func:`atmtcp.runner.write_point`)
+    holds it: the pickled object, every dtype and attribute kept, in zlib's stream (level 1)."""
+    return zlib.compress(pickle.dumps(ds, protocol=5), 1)
+
+
+def dataset_from_bytes(data: bytes) -> xr.Dataset:
+    """The Dataset of :func:`dataset_bytes`; ``zlib.error`` where the stream's checksum does not match."""
+    return pickle.loads(zlib.decompress(data))
+
+
 def load(path: Path):
     """The Dataset stored at ``path``, or None when the file is damaged (reported, removed)."""
     try:
-        return pickle.loads(zlib.decompress(path.read_bytes()))
+        return dataset_from_bytes(path.read_bytes())
     except Exception as error:  # zlib.error (checksum, truncation), UnpicklingError, EOFError, ...
         kind = type(error).__name__ if type(error).__module__ == "builtins" else \
             f"{type(error).__module__}.{type(error).__name__}"
@@ -126,7 +137,7 @@ def load(path: Path):
         return None
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def write_bytes_atomically(path: Path, data: bytes) -> None:
     """``data`` into ``path`` through a temporary file in its folder, removed if the write fails."""
     import tempfile
 

@@ -179,19 +179,29 @@ def _run_point(experiment_id: str, point: dict, quick: bool, cache: Path | None)
         ds = EXPERIMENTS[experiment_id].run_point(point, quick)
     if cache is None:
         return ds
+    data = run_cache.dataset_bytes(ds)
     for attempt in range(3):
-        try:  # as a resumed run would read it: the result does not depend on resuming
-            return xr.load_dataset(write_point(ds, cache, key))
+        try:
+            _keep_point(data, cache, key)
+            break
         except OSError as error:
             # another process writing the same experiment may have finished and removed the folder
             if attempt == 2 or error.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise
+    return run_cache.dataset_from_bytes(data)  # as a resumed run reads it: the result does not depend on resuming
+
+
+POINT_SUFFIX = ".pkl.z"
+"""The file name ending of a kept point (:func:`write_point`)."""
 
 
 def write_point(ds: xr.Dataset, cache: Path, key: str) -> Path:
-    """Keep a finished point: ``<cache>/<key>-<sha>.nc``, where ``<sha>`` is the SHA-256 of the file's
-    bytes (16 hex digits), so that :func:`find_point` can tell a whole file from a damaged one. Written
-    under a temporary name and renamed: a reader never sees half a file.
+    """Keep a finished point: ``<cache>/<key>-<sha>.pkl.z``, the Dataset as the run cache keeps a run
+    (:func:`atmtcp.run_cache.dataset_bytes`: pickled, every dtype and attribute kept, compressed), where
+    ``<sha>`` is the SHA-256 of the file's bytes (16 hex digits), so that :func:`find_point` can tell a
+    whole file from a damaged one. Written under a temporary name and renamed: a reader never sees half a
+    file. (Not netCDF: writing a point's file and reading it back cost more than a quick run's simulation,
+    docs/speed.md.)
 
     Parameters
     ----------
@@ -207,21 +217,19 @@ def write_point(ds: xr.Dataset, cache: Path, key: str) -> Path:
     pathlib.Path
         The file written.
     """
-    partial = cache / f"{key}.{os.getpid()}.partial.nc"
-    write_atomically(ds, partial)
-    path = cache / f"{key}-{_sha(partial)}.nc"
-    os.replace(partial, path)
+    return _keep_point(run_cache.dataset_bytes(ds), cache, key)
+
+
+def _keep_point(data: bytes, cache: Path, key: str) -> Path:
+    path = cache / f"{key}-{hashlib.sha256(data).hexdigest()[:16]}{POINT_SUFFIX}"
+    run_cache.write_bytes_atomically(path, data)
     return path
-
-
-def _sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def find_point(cache: Path, key: str) -> xr.Dataset | None:
     """The kept point ``key`` in ``cache``, or None. A file whose bytes do not match the checksum in its
-    name (cut short by a full disk or a crash, overwritten) is reported in one line on stderr naming it
-    and removed, and the point is simulated again.
+    name (cut short by a full disk or a crash, overwritten) or that does not unpickle is reported in one
+    line on stderr naming it and removed, and the point is simulated again.
 
     Parameters
     ----------
@@ -234,13 +242,15 @@ def find_point(cache: Path, key: str) -> xr.Dataset | None:
     -------
     xarray.Dataset or None
     """
-    for path in sorted(cache.glob(f"{key}-*.nc")):
+    for path in sorted(cache.glob(f"{key}-*{POINT_SUFFIX}")):
         try:
-            whole = _sha(path) == path.stem.rpartition("-")[2]
-            ds = xr.load_dataset(path) if whole else None
+            data = path.read_bytes()
         except FileNotFoundError:  # removed by another process meanwhile
             continue
-        except Exception:  # (h5netcdf raises OSError, ValueError, KeyError...: all mean damage)
+        try:
+            whole = hashlib.sha256(data).hexdigest()[:16] == path.name[:-len(POINT_SUFFIX)].rpartition("-")[2]
+            ds = run_cache.dataset_from_bytes(data) if whole else None
+        except Exception:  # (zlib.error, UnpicklingError, EOFError...: all mean damage)
             ds = None
         if ds is not None:
             return ds

@@ -110,6 +110,18 @@ def test_run_experiment_writes_netcdf_with_attrs(tmp_path):
     assert load_results(["goyal1998.fig6"], tmp_path, run_missing=False)["goyal1998.fig6"].identical(ds)
 
 
+def test_an_empty_cell_of_a_sparse_grid_is_nan_in_the_file_not_a_huge_integer(tmp_path):
+    """goyal1998.fba_study's grid has no cell for some combinations: every variable is NaN there in the
+    written file. (When each point went through a netCDF file first, an integer count such as ``timeouts``
+    kept int64 as its encoding, and the file held -2**63 in the empty cells.)"""
+    path = run_experiment("goyal1998.fba_study", tmp_path / "fba.nc", quick=True, jobs=1, cache_dir=tmp_path)
+    ds = xr.load_dataset(path)
+    empty = ds.efficiency.isnull()
+    assert 0 < int(empty.sum()) < empty.size
+    for name in ("timeouts", "fast_retransmits", "cells_dropped", "max_queue", "buffer_cells"):
+        assert bool((ds[name].isnull() == empty).all()) and float(ds[name].min()) >= 0, name
+
+
 def test_unknown_experiment_is_named():
     """Asking for an unknown id lists the known ones."""
     with pytest.raises(KeyError, match="goyal1998.table1"):

@@ -14,7 +14,7 @@ import time
 import pytest
 import xarray as xr
 
-from atmtcp import runner
+from atmtcp import run_cache, runner
 from atmtcp.experiments import EXPERIMENTS
 
 EXPERIMENT = "lakshman.fig11"
@@ -47,7 +47,8 @@ def _left_over(folder, output):
 
 
 def _kept(cache):
-    return sorted((cache / ".points" / EXPERIMENT).glob("*.nc")) if (cache / ".points" / EXPERIMENT).is_dir() else []
+    folder = cache / ".points" / EXPERIMENT
+    return sorted(folder.glob(f"*{runner.POINT_SUFFIX}")) if folder.is_dir() else []
 
 
 MOMENTS = {
@@ -110,6 +111,18 @@ def _full_disk_for(match):
     return to_netcdf
 
 
+def _full_disk_in(folder, real):
+    """``os.fdopen`` that raises ENOSPC, after writing half a file, for files in a folder named ``folder``
+    (a kept point's temporary file, :func:`atmtcp.run_cache.write_bytes_atomically`)."""
+    def fdopen(fd, *args, **kwargs):
+        if folder in os.readlink(f"/proc/self/fd/{fd}"):
+            os.write(fd, b"half a point")
+            os.close(fd)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, *args, **kwargs)
+    return fdopen
+
+
 def test_a_full_disk_when_the_result_is_written(tmp_path, monkeypatch, reference):
     """The points are kept; the result's half-written temporary file is removed; the next run takes the
     kept points (it simulates nothing) and writes the whole result."""
@@ -134,7 +147,7 @@ def test_a_full_disk_when_a_point_is_kept(tmp_path, monkeypatch, reference):
     simulates it again."""
     output, cache = tmp_path / "x.nc", tmp_path / "cache"
     with monkeypatch.context() as patch:
-        patch.setattr(xr.Dataset, "to_netcdf", _full_disk_for(".partial.nc."))
+        patch.setattr(run_cache.os, "fdopen", _full_disk_in(".points", run_cache.os.fdopen))
         with pytest.raises(OSError, match="No space left"):
             runner.run_experiment(EXPERIMENT, output, quick=True, jobs=1, cache_dir=cache)
     assert not output.exists() and not _kept(cache)
