@@ -221,9 +221,14 @@ def write_point(ds: xr.Dataset, cache: Path, key: str) -> Path:
 
 
 def _keep_point(data: bytes, cache: Path, key: str) -> Path:
-    path = cache / f"{key}-{hashlib.sha256(data).hexdigest()[:16]}{POINT_SUFFIX}"
+    path = cache / f"{key}-{_sha(data)}{POINT_SUFFIX}"
     run_cache.write_bytes_atomically(path, data)
     return path
+
+
+def _sha(data: bytes) -> str:
+    """The checksum in a kept point's name: the SHA-256 of its bytes, 16 hex digits."""
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def find_point(cache: Path, key: str) -> xr.Dataset | None:
@@ -248,7 +253,7 @@ def find_point(cache: Path, key: str) -> xr.Dataset | None:
         except FileNotFoundError:  # removed by another process meanwhile
             continue
         try:
-            whole = hashlib.sha256(data).hexdigest()[:16] == path.name[:-len(POINT_SUFFIX)].rpartition("-")[2]
+            whole = _sha(data) == path.name[:-len(POINT_SUFFIX)].rpartition("-")[2]
             ds = run_cache.dataset_from_bytes(data) if whole else None
         except Exception:  # (zlib.error, UnpicklingError, EOFError...: all mean damage)
             ds = None
