@@ -7,7 +7,7 @@ that can never queue into the delays), so AAL5 reassembly runs when the cell lea
 port and only complete packets are put on the VC's delivery channel.
 """
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
-from .jit import jit, jit_inline
+from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
     ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL,
     CELL_GAP, CELL_HOP, CELL_IDX, CELL_LEFT, CELL_NEXT, CELL_PKT, CELL_SEQ, CELL_TIME, CELL_VC, EV_CHANNEL,
@@ -62,7 +62,7 @@ def release_packet_if_done(S, k):
 
 
 # --- channels ------------------------------------------------------------------------------------
-@jit_inline
+@jit_inline_ir
 def _new_record(S):
     """A record from the cell pool, or -1 (status set) if it is empty. A record of the pool's
     reserve (``G_CELL_RESERVE``): stop after this event (CELLS_LOW)."""
@@ -184,7 +184,7 @@ def channel_pop(S, ch):
     return e
 
 
-@jit_inline
+@jit_inline_ir
 def free_record(S, e):
     """Return channel entry ``e`` to the pool."""
     cell = itab(S, T_CELL)

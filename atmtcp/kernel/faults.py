@@ -17,7 +17,7 @@ rebuilt or removed module, a second wheel build) that function crashes the proce
 NOTES.md). An exception of constants is a pickled constant and works in every build.
 ``tests/kernel/test_fault_arguments.py`` checks that no kernel function raises with run-time arguments.
 """
-from .jit import jit_inline
+from .jit import jit_inline_ir
 from .layout import G_FAULT_ARG0, G_FAULT_ARG1, G_FAULT_ARG2, G_FAULT_NARGS
 from .state import ivec, T_G
 
@@ -25,7 +25,7 @@ FAULT_ARGS = 3
 """The most numbers a fault names (``G_FAULT_ARG0`` to ``G_FAULT_ARG2``)."""
 
 
-@jit_inline
+@jit_inline_ir
 def keep_fault_args(S, n, a, b, c):
     """Keep the first ``n`` of ``a``, ``b``, ``c`` (at most :data:`FAULT_ARGS`) for the error about to be
     raised."""

@@ -6,11 +6,11 @@ holds the head of each channel, one entry per armed timer and the sampler, never
 entry per cell (cells wait in their channel's FIFO).
 """
 from .state import ivec, nonneg, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME
-from .jit import jit_inline
+from .jit import jit_inline_ir
 from .layout import G_HEAP_LEN, G_HEAP_LOW_AT, G_SEQ, G_STATUS, HEAP_FULL, HEAP_LOW
 
 
-@jit_inline
+@jit_inline_ir
 def _put(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
     """Write event ``(time, seq, kind, ident)`` at heap index ``i``."""
     h_time[i] = time
@@ -19,7 +19,7 @@ def _put(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
     h_id[i] = ident
 
 
-@jit_inline
+@jit_inline_ir
 def _sift_up(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
     """Put event ``(time, seq, kind, ident)`` into the hole at ``i``, moving earlier-keyed
     parents down into the hole until its place is found (one write per level, not a swap)."""
@@ -33,7 +33,7 @@ def _sift_up(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident):
     _put(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident)
 
 
-@jit_inline
+@jit_inline_ir
 def _sift_down(h_time, h_seq, h_kind, h_id, n, i, time, seq, kind, ident):
     """Put event ``(time, seq, kind, ident)`` into the hole at ``i`` of a heap of ``n``,
     moving the earlier child up into the hole until its place is found."""
@@ -58,7 +58,7 @@ def _sift_down(h_time, h_seq, h_kind, h_id, n, i, time, seq, kind, ident):
     _put(h_time, h_seq, h_kind, h_id, i, time, seq, kind, ident)
 
 
-@jit_inline
+@jit_inline_ir
 def next_seq(S):
     """Return a fresh insertion sequence number."""
     g = ivec(S, T_G)
@@ -67,7 +67,7 @@ def next_seq(S):
     return s
 
 
-@jit_inline
+@jit_inline_ir
 def heap_push(S, time, seq, kind, ident):
     """Schedule event ``(kind, ident)`` at ``time`` with tie-break ``seq``."""
     g = ivec(S, T_G)
@@ -82,7 +82,7 @@ def heap_push(S, time, seq, kind, ident):
     _sift_up(h_time, ivec(S, T_H_SEQ), ivec(S, T_H_KIND), ivec(S, T_H_ID), n, time, seq, kind, ident)
 
 
-@jit_inline
+@jit_inline_ir
 def heap_pop(S):
     """Remove the earliest event (read it from index 0 first)."""
     g = ivec(S, T_G)
@@ -97,7 +97,7 @@ def heap_pop(S):
         _sift_down(h_time, h_seq, h_kind, h_id, n, 0, h_time[n], h_seq[n], h_kind[n], h_id[n])
 
 
-@jit_inline
+@jit_inline_ir
 def heap_replace_top(S, time, seq):
     """Give the earliest event a new key, keeping its kind and id (one sift, no pop+push)."""
     g = ivec(S, T_G)

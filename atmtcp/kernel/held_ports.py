@@ -38,7 +38,7 @@ front (Frame-Front, packet index + 1) or on arrival (randomized PPD, packet seri
 """
 from .cells import drop_cell, forward_cell, port_decision
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
-from .jit import jit, jit_inline
+from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
     ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_PORT, FRONT_FRAME, PKT_NCELLS, P_FRONT, G_STATUS,
     G_STATUS_ARG, PKT_SERIAL, P_ACTIVE_VCS, P_CELL_NS, P_CELLS_IN, P_POLICY, PPD, PV_NORMAL,
@@ -54,19 +54,19 @@ from .state import (
 )
 
 
-@jit_inline
+@jit_inline_ir
 def pack_cell(k, hop, idx):
     """One ``int64`` for a held cell: packet ``k``, its ``hop`` and its cell index (:func:`unpack_cell`)."""
     return (k << 24) | (hop << 16) | idx
 
 
-@jit_inline
+@jit_inline_ir
 def unpack_cell(cell):
     """``(packet, hop, cell index)`` of a packed held cell."""
     return cell >> 24, (cell >> 16) & 0xFF, cell & 0xFFFF
 
 
-@jit_inline
+@jit_inline_ir
 def ring_slot(S, p, position):
     """Arena index of the ``position``-th held cell of port ``p`` (0 = the head)."""
     port = itab(S, T_PORT)

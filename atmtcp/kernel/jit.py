@@ -117,9 +117,27 @@ def jit(function):
 
 
 def jit_inline(function):
-    """Like :func:`jit`, and inlined into its callers at numba-IR level.
+    """Like :func:`jit`, and inlined into its callers by LLVM: numba's ``forceinline`` marks it
+    ``alwaysinline``, numba compiles it once per signature, and LLVM copies the optimized function into
+    every caller.
 
-    For the small functions on the per-cell path: a call would copy its arguments by
-    value, which costs more than the function's own work.
-    """
+    For the functions of the per-cell path: a call would copy its arguments by value, which costs more
+    than the function's own work. numba's own inlining (``inline="always"``, :func:`jit_inline_ir`)
+    gives the same machine code but runs numba's front end, type inference and lowering on the callee
+    again at every call site; for the cell path, inlined at several places of ``run_until_end``, that
+    was most of the first compile (issue 39: 2026-11-29, a cold ``atmtcp warm`` took about 300 s of CPU
+    and 2.2 GB with every such function inlined by numba, about 115 s and 0.6 GB this way, the
+    instructions per bench row within 1 %; docs/speed.md)."""
+    return _njit(function, forceinline=True)
+
+
+def jit_inline_ir(function):
+    """Like :func:`jit`, and inlined into its callers at numba-IR level (``inline="always"``).
+
+    For the small leaf functions of the hot loop that call no other kernel function: the event heap
+    (:mod:`atmtcp.kernel.heap`), the random stream (:mod:`atmtcp.kernel.rng`), ring offsets, a cell's
+    packing and a record's allocation. With the heap inlined by LLVM instead (:func:`jit_inline`), the
+    kernel executed 9-18 % more instructions on three bench rows (issue 39, 2026-11-29: the 5-source
+    LAN 1.94 G against 1.78 G); with these inlined by numba, every row but one is within 1.3 % of the kernel
+    inlined wholly by numba (docs/speed.md). Their IR is small, so copying it costs the compile little."""
     return _njit(function, inline="always")

@@ -33,7 +33,7 @@ queue's router on its way back to the source (``FL_EWA_HOP``), "on each TCP ackn
 """
 from .cells import channel_push, release_packet_if_done
 from .heap import heap_push, next_seq
-from .jit import jit, jit_inline
+from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
     APP_SAMPLE_COL, C_DATA_VC, C_SND_MAX, C_SND_UNA, C_SND_WND, C_TIMEOUTS, DROP_FROM_FRONT, EV_ROUTER, CF_CWND, FL_DROPPED,
     FL_EWA_HOP, FL_IP_BYTES, FL_MEASURED_BYTES, FL_NHOPS, FL_PAYLOAD, FLOYD_JACOBSON_RED, INFINITE, PKT_ALIVE, PKT_NCELLS,
@@ -124,7 +124,7 @@ def depart(S, p, v, hop, k, t):
 
 
 # --- queues: admission and the drop policies ------------------------------------------------------------
-@jit_inline
+@jit_inline_ir
 def fits(S, q, size):
     """Room in queue ``q`` for a packet of ``size`` bytes (in bytes and in packets)."""
     rq = itab(S, T_RQ)
@@ -200,7 +200,7 @@ def drop_packet(S, q, v, k, column):
 
 
 # --- the ring of a queue: (packet, flow << 8 | hop), FIFO from RQ_HEAD ------------------------------------------
-@jit_inline
+@jit_inline_ir
 def ring_index(S, q, position):
     """Row of ``rq_ring`` of the packet at ``position`` of queue ``q`` (0: the head)."""
     rq = itab(S, T_RQ)

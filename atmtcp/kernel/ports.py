@@ -26,7 +26,7 @@ from .cells import (  # noqa: F401  (alloc_packet, channel_pop, channel_take, fr
 )
 from .faults import keep_fault_args
 from .held_ports import admit_held
-from .jit import jit, jit_inline
+from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
     ACCEPT, CH_CDV_NS, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, G_STATUS_ARG, PKT_NCELLS, P_ACTIVE_VCS,
     P_BUSY_UNTIL, P_CELL_NS, P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HANDOVER_AT, P_HELD, P_IP_FREE, P_IP_NS,
@@ -108,7 +108,7 @@ def admit_lazy(S, p, v, hop, k, idx, t):
     forward_cell(S, v, hop, k, idx, depart)
 
 
-@jit_inline
+@jit_inline_ir
 def ring_tail(S, p):
     """Ring index of the last cell of lazy port ``p``."""
     port = itab(S, T_PORT)

@@ -9,7 +9,7 @@ xoshiro) passes BigCrush and needs one add and two multiplies per draw.
 """
 import numpy as np
 
-from .jit import jit_inline
+from .jit import jit_inline_ir
 from .layout import G_RNG
 from .state import ivec, T_G
 
@@ -18,7 +18,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@jit_inline
+@jit_inline_ir
 def random_u64(S):
     """The next 64 random bits of the run's stream."""
     g = ivec(S, T_G)
@@ -29,19 +29,19 @@ def random_u64(S):
     return z ^ (z >> np.uint64(31))
 
 
-@jit_inline
+@jit_inline_ir
 def random_below(S, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n`` (modulo bias below n / 2**64)."""
     return np.int64(random_u64(S) % np.uint64(n))
 
 
-@jit_inline
+@jit_inline_ir
 def random_unit(S):
     """A uniform float in ``[0, 1)`` with 53 random bits (probabilities down to 1e-16 count)."""
     return np.float64(random_u64(S) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@jit_inline
+@jit_inline_ir
 def random_duration_ns(S, mean_ns):
     """An exponentially distributed duration with mean ``mean_ns`` (ns, at least 1): an ON or OFF
     period (ewa 4.5 and 4.6: "the duration of the ON and OFF periods is exponentially

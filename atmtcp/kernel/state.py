@@ -11,7 +11,6 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .jit import jit_inline
 from .tables import (  # noqa: F401 (re-exported: the kernel's modules take T_* from here)
     FIXED_COLUMNS, LAY_COLS, LAY_OFFSET, LAY_ROWS, TABLES, Extended, KernelState, SimState, Zeros, pack,
     T_G, T_CONN, T_CONNF, T_RSACK, T_SB, T_RB, T_VC, T_VC_PORT, T_VC_CHAN, T_VC_DELAY, T_PORT, T_PORTF,
@@ -61,64 +60,69 @@ def unliteral(typingctx, x):
     return plain(x), codegen
 
 
-@intrinsic
-def layout_field(typingctx, lay, t, field):
-    """``lay[t, field]`` of the 2-D layout table (3 columns), loaded with LLVM's ``!invariant.load``.
+def _arena_view(arena_field, dtype, ndim):
+    """An intrinsic ``view(S, t)``: table ``t`` (a ``T_*`` constant) of the arena ``S[arena_field]``
+    as a C-contiguous ``ndim``-D array of ``dtype`` sharing the arena's memory, without a reference
+    count (as ``numba.carray`` over its address), emitted in place at each call site.
 
-    The kernel never writes its layout, but LLVM cannot tell it from the arenas it describes (all
-    int64 memory): an ordinary load would be repeated after every store into an arena, at each view
-    of a table. An invariant load is kept in a register (or folded) across those stores instead."""
-    def codegen(context, builder, signature, args):
-        array = context.make_array(signature.args[0])(context, builder, args[0])
-        index = builder.add(builder.mul(args[1], context.get_constant(types.intp, 3)), args[2])
-        value = builder.load(builder.gep(array.data, [index]))
-        value.set_metadata("invariant.load", builder.module.add_metadata([]))
-        return value
-    return types.int64(lay, types.intp, types.intp), codegen
+    - The table's first element, rows and (where the run decides them) columns are read from the
+      layout table ``S.lay`` with LLVM's ``!invariant.load``. The kernel never writes its layout, but
+      LLVM cannot tell it from the arenas (all int64 memory): an ordinary load would be repeated after
+      every store into an arena, at each view. An invariant load is kept in a register or folded.
+    - A table with :data:`FIXED_COLUMNS` gets its column count as a constant, so that a row's address
+      is a constant multiple of its index.
+    - As an intrinsic, a view is LLVM IR written straight into the caller: numba compiles no function
+      for it and inlines no IR (issue 39: inlined by numba, as they were until 2026-11-29, the views
+      went through numba's front end again at each of their 307 call sites)."""
+    element = numba.from_dtype(np.dtype(dtype))
+    view_type = types.Array(element, ndim, "C")
+
+    @intrinsic(prefer_literal=True)
+    def view(typingctx, S, t):
+        if not isinstance(t, types.Integer):
+            return None
+        table = getattr(t, "literal_value", None)
+
+        def codegen(context, builder, signature, args):
+            state, number = args
+            arena_type, lay_type = S.types[arena_field], S.types[3]
+            arena = context.make_array(arena_type)(context, builder, builder.extract_value(state, arena_field))
+            lay = context.make_array(lay_type)(context, builder, builder.extract_value(state, 3))
+            if table is None:
+                number = context.cast(builder, number, signature.args[1], types.intp)
+            else:
+                number = context.get_constant(types.intp, table)
+
+            def field(column):
+                index = builder.add(builder.mul(number, context.get_constant(types.intp, 3)),
+                                    context.get_constant(types.intp, column))
+                value = builder.load(builder.gep(lay.data, [index]))
+                value.set_metadata("invariant.load", builder.module.add_metadata([]))
+                return value
+
+            itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(element)))
+            rows = field(LAY_ROWS)
+            if ndim == 1:
+                shape, strides = [rows], [itemsize]
+            else:
+                fixed = FIXED_COLUMNS[table] if table is not None else 0
+                columns = context.get_constant(types.intp, fixed) if fixed else field(LAY_COLS)
+                shape, strides = [rows, columns], [builder.mul(columns, itemsize), itemsize]
+            out = context.make_array(view_type)(context, builder)
+            context.populate_array(out, data=builder.gep(arena.data, [field(LAY_OFFSET)]), shape=shape,
+                                   strides=strides, itemsize=itemsize, meminfo=None)
+            return out._getvalue()
+        return view_type(S, t), codegen
+    return view
 
 
-@jit_inline
-def _shape(S, t):
-    """Rows and columns of 2-D table ``t``: the columns from :data:`FIXED_COLUMNS` where fixed (a
-    constant once ``t`` is), else from the layout."""
-    columns = FIXED_COLUMNS[t]
-    if columns == 0:
-        columns = layout_field(S.lay, t, LAY_COLS)
-    return layout_field(S.lay, t, LAY_ROWS), columns
-
-
-@jit_inline
-def _start(arena, lay, t, itemsize):
-    """``void*`` to the first element of table ``t`` in ``arena``, the arena of its dtype, whose
-    elements take ``itemsize`` bytes (a constant: ``arena.itemsize`` would be loaded at run time)."""
-    return address_as_void_pointer(arena.ctypes.data + layout_field(lay, t, LAY_OFFSET) * itemsize)
-
-
-@jit_inline
-def itab(S, t):
-    """2-D int64 table ``t`` (a ``T_*`` constant) as a view."""
-    return numba.carray(_start(S.I, S.lay, t, 8), _shape(S, t), np.int64)
-
-
-@jit_inline
-def ivec(S, t):
-    """1-D int64 table ``t`` as a view."""
-    return numba.carray(_start(S.I, S.lay, t, 8), layout_field(S.lay, t, LAY_ROWS), np.int64)
-
-
-@jit_inline
-def ftab(S, t):
-    """2-D float64 table ``t`` as a view."""
-    return numba.carray(_start(S.F, S.lay, t, 8), _shape(S, t), np.float64)
-
-
-@jit_inline
-def fvec(S, t):
-    """1-D float64 table ``t`` as a view."""
-    return numba.carray(_start(S.F, S.lay, t, 8), layout_field(S.lay, t, LAY_ROWS), np.float64)
-
-
-@jit_inline
-def btab(S, t):
-    """2-D uint8 table ``t`` as a view."""
-    return numba.carray(_start(S.B, S.lay, t, 1), _shape(S, t), np.uint8)
+itab = _arena_view(0, np.int64, 2)
+"""2-D int64 table ``t`` (a ``T_*`` constant) as a view: ``itab(S, T_CONN)``."""
+ivec = _arena_view(0, np.int64, 1)
+"""1-D int64 table ``t`` as a view."""
+ftab = _arena_view(1, np.float64, 2)
+"""2-D float64 table ``t`` as a view."""
+fvec = _arena_view(1, np.float64, 1)
+"""1-D float64 table ``t`` as a view."""
+btab = _arena_view(2, np.uint8, 2)
+"""2-D uint8 table ``t`` as a view."""
