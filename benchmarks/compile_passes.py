@@ -5,7 +5,7 @@ Compiles the whole kernel in this process with numba's cache neither read nor wr
 then, for the functions into which the cell path is inlined (``run_until_end``, ``transmit_cells``),
 numba's own pass times (``get_metadata(sig)['pipeline_times']``) and the largest LLVM passes
 (``NUMBA_LLVM_PASS_TIMINGS=1``). A function's type inference holds the compiles of the ``@jit``
-functions it calls. Takes minutes and about 2 GB:
+functions it calls. Takes about 2 minutes and 0.6 GB:
 
     .venv/bin/python benchmarks/compile_passes.py
 """

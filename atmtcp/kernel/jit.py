@@ -1,10 +1,11 @@
 """The one place where the kernel's numba options are set (stumpy's habit).
 
 ``cache=True`` keeps compiled machine code on disk, so only the first call after an edit
-pays for compilation (about 80 s of CPU and 1.3 GB on a 2-core machine, 2026-11-24). numba notices a change only in a function's *own*
-file, not in the files of the functions it calls, so a stale caller could keep running an
-old callee. The cache therefore lives in a folder named by a hash of every kernel source
-file: any edit to the kernel starts a fresh cache. ``fastmath`` stays off: the kernel
+pays for compilation (about 110 s of CPU and 0.6 GB on a 2-core machine, 2026-11-29; see
+:func:`jit_inline`). numba notices a change only in a function's *own* file, not in the files
+of the functions it calls, so a stale caller could keep running an old callee. The cache
+therefore lives in a folder named by a hash of every kernel source file: any edit to the kernel
+starts a fresh cache. ``fastmath`` stays off: the kernel
 must give bit-identical results for identical inputs. ``ATMTCP_NO_CACHE=1`` disables the
 cache (for debugging), and with it the ahead-of-time module (:mod:`atmtcp.kernel.entry`).
 
@@ -123,11 +124,11 @@ def jit_inline(function):
 
     For the functions of the per-cell path: a call would copy its arguments by value, which costs more
     than the function's own work. numba's own inlining (``inline="always"``, :func:`jit_inline_ir`)
-    gives the same machine code but runs numba's front end, type inference and lowering on the callee
-    again at every call site; for the cell path, inlined at several places of ``run_until_end``, that
-    was most of the first compile (issue 39: 2026-11-29, a cold ``atmtcp warm`` took about 300 s of CPU
-    and 2.2 GB with every such function inlined by numba, about 115 s and 0.6 GB this way, the
-    instructions per bench row within 1 %; docs/speed.md)."""
+    runs numba's front end, type inference and lowering on the callee again at every call site; for the
+    cell path, inlined at several places of ``run_until_end``, that was most of the first compile. Issue
+    39, 2026-11-29, a cold ``atmtcp warm --no-aot`` beside the kernel before: 111.9 s of CPU and 0.55 GB,
+    against 379.6 s and 2.25 GB; the instructions of the 13 bench rows 1.0 % fewer in sum, each row
+    between -14.7 % and +4.2 % (docs/speed.md)."""
     return _njit(function, forceinline=True)
 
 
@@ -138,6 +139,7 @@ def jit_inline_ir(function):
     (:mod:`atmtcp.kernel.heap`), the random stream (:mod:`atmtcp.kernel.rng`), ring offsets, a cell's
     packing and a record's allocation. With the heap inlined by LLVM instead (:func:`jit_inline`), the
     kernel executed 9-18 % more instructions on three bench rows (issue 39, 2026-11-29: the 5-source
-    LAN 1.94 G against 1.78 G); with these inlined by numba, every row but one is within 1.3 % of the kernel
-    inlined wholly by numba (docs/speed.md). Their IR is small, so copying it costs the compile little."""
+    LAN 1.94 G against 1.78 G); with these inlined by numba, no row but one (+4.2 %) executes more
+    than 1.3 % more than the kernel inlined wholly by numba (docs/speed.md). Their IR is small, so
+    copying it costs the compile little."""
     return _njit(function, inline="always")
