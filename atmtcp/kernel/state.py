@@ -5,8 +5,6 @@ Kernel functions take views of the tables they use with :func:`itab`, :func:`ive
 :class:`~atmtcp.kernel.tables.KernelState`. The ``T_*`` table numbers are re-exported here for
 the kernel's modules.
 """
-import numba
-import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
@@ -60,10 +58,13 @@ def unliteral(typingctx, x):
     return plain(x), codegen
 
 
-def _arena_view(arena_field, dtype, ndim):
-    """An intrinsic ``view(S, t)``: table ``t`` (a ``T_*`` constant) of the arena ``S[arena_field]``
-    as a C-contiguous ``ndim``-D array of ``dtype`` sharing the arena's memory, without a reference
-    count (as ``numba.carray`` over its address), emitted in place at each call site.
+_LAY = KernelState._fields.index("lay")
+
+
+def _arena_view(arena, ndim):
+    """An intrinsic ``view(S, t)``: table ``t`` (a ``T_*`` constant) of the arena ``S.<arena>`` (a field
+    of :class:`KernelState`) as a C-contiguous ``ndim``-D array of the arena's dtype sharing its memory,
+    without a reference count (as ``numba.carray`` over its address), emitted in place at each call site.
 
     - The table's first element, rows and (where the run decides them) columns are read from the
       layout table ``S.lay`` with LLVM's ``!invariant.load``. The kernel never writes its layout, but
@@ -74,20 +75,21 @@ def _arena_view(arena_field, dtype, ndim):
     - As an intrinsic, a view is LLVM IR written straight into the caller: numba compiles no function
       for it and inlines no IR (issue 39: inlined by numba, as they were until 2026-11-29, the views
       went through numba's front end again at each of their 307 call sites)."""
-    element = numba.from_dtype(np.dtype(dtype))
-    view_type = types.Array(element, ndim, "C")
+    field_index = KernelState._fields.index(arena)
 
     @intrinsic(prefer_literal=True)
     def view(typingctx, S, t):
         if not isinstance(t, types.Integer):
             return None
         table = getattr(t, "literal_value", None)
+        arena_type, lay_type = S.types[field_index], S.types[_LAY]
+        element = arena_type.dtype
+        view_type = types.Array(element, ndim, "C")
 
         def codegen(context, builder, signature, args):
             state, number = args
-            arena_type, lay_type = S.types[arena_field], S.types[3]
-            arena = context.make_array(arena_type)(context, builder, builder.extract_value(state, arena_field))
-            lay = context.make_array(lay_type)(context, builder, builder.extract_value(state, 3))
+            data = context.make_array(arena_type)(context, builder, builder.extract_value(state, field_index))
+            lay = context.make_array(lay_type)(context, builder, builder.extract_value(state, _LAY))
             if table is None:
                 number = context.cast(builder, number, signature.args[1], types.intp)
             else:
@@ -109,20 +111,20 @@ def _arena_view(arena_field, dtype, ndim):
                 columns = context.get_constant(types.intp, fixed) if fixed else field(LAY_COLS)
                 shape, strides = [rows, columns], [builder.mul(columns, itemsize), itemsize]
             out = context.make_array(view_type)(context, builder)
-            context.populate_array(out, data=builder.gep(arena.data, [field(LAY_OFFSET)]), shape=shape,
+            context.populate_array(out, data=builder.gep(data.data, [field(LAY_OFFSET)]), shape=shape,
                                    strides=strides, itemsize=itemsize, meminfo=None)
             return out._getvalue()
         return view_type(S, t), codegen
     return view
 
 
-itab = _arena_view(0, np.int64, 2)
+itab = _arena_view("I", 2)
 """2-D int64 table ``t`` (a ``T_*`` constant) as a view: ``itab(S, T_CONN)``."""
-ivec = _arena_view(0, np.int64, 1)
+ivec = _arena_view("I", 1)
 """1-D int64 table ``t`` as a view."""
-ftab = _arena_view(1, np.float64, 2)
+ftab = _arena_view("F", 2)
 """2-D float64 table ``t`` as a view."""
-fvec = _arena_view(1, np.float64, 1)
+fvec = _arena_view("F", 1)
 """1-D float64 table ``t`` as a view."""
-btab = _arena_view(2, np.uint8, 2)
+btab = _arena_view("B", 2)
 """2-D uint8 table ``t`` as a view."""
