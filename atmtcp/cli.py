@@ -42,7 +42,9 @@ def _buffer(text: str) -> int | None:
 
 
 FIELD_FLAGS = {
-    "PortConfig.buffer_cells": "--buffer", "DropPolicy.threshold": "--threshold", "DropPolicy.z": "--z",
+    "PortConfig.buffer_cells": "--buffer", "DropPolicy.threshold": "--threshold",
+    "DropPolicy.threshold2": "--threshold",  # ESPD's threshold 2 is half the buffer here: only --threshold moves it
+    "DropPolicy.z": "--z",
     "DropPolicy.kind": "--policy", "PortConfig.policy": "--policy", "Run.duration_s": "--duration",
     "Run.seed": "--seed", "start_times.jitter_s": "--jitter", "Connection.start_s": "--jitter",
     "TcpConfig.flavor": "--tcp", "n_source_network.n": "--sources", "scenario.contention": "--contention",

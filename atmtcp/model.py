@@ -512,7 +512,8 @@ class ESPD(_Thresholded):
             _check(r < buffer_cells, "DropPolicy", "threshold", r,
                    f"below the buffer size K = {buffer_cells} cells (ESPD's buffer threshold 1)")
             r2 = self.resolved_threshold2(buffer_cells)
-            _check(r2 < r, "DropPolicy", "threshold2", r2, f"below buffer threshold 1 = {r} cells")
+            given = "" if self.threshold2 is not None else " (not given: half of the buffer, cheon 3.3)"
+            _check(r2 < r, "DropPolicy", "threshold2", r2, f"below buffer threshold 1 = {r} cells{given}")
 
     def kernel_columns(self, buffer_cells, sessions):
         """ESPD: both thresholds, the drop-list's size (20 % of the sessions by default) and the drop timer."""

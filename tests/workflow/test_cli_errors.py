@@ -39,6 +39,8 @@ BAD_RUNS = [
     (["run", "--policy", "epd", "--z", "0.5"], "--z"),
     (["run", "--policy", "ppd", "--z", "0.5"], "--z"),
     (["run", "--buffer", "10", "--policy", "epd"], "--threshold"),  # EPD's default needs > 200 cells (issue 38)
+    # ESPD's threshold 2 (half the buffer, not a flag) must stay below --threshold (found by test_fuzz)
+    (["run", "--policy", "espd", "--threshold", "0", "--contention", "slotted"], "--threshold"),
     (["bench", "--contention", "slotted"], "--contention"),
     (["bench", "--kernel", "jit"], "--kernel"),
 ]
