@@ -21,7 +21,7 @@ from .layout import (
 from .policies import decide
 from .rng import random_below
 from .state import (
-    itab, ivec, nonneg, unliteral, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_VC, T_VC_CHAN, T_VC_DELAY,
+    itab, ivec, nonneg, T_CELL, T_CHAN, T_DROPLOG, T_G, T_PKT, T_PORT, T_VC, T_VC_CHAN, T_VC_DELAY,
 )
 
 
@@ -251,7 +251,7 @@ def drop_cell(S, p, v, k, reason, t):
     vc = itab(S, T_VC)
     if reason >= CAPTURED:
         reason -= CAPTURED
-        log_drop(S, t, p, v, unliteral(CAPTURE), pkt[k, PKT_SEQ])
+        log_drop(S, t, p, v, CAPTURE, pkt[k, PKT_SEQ])
     port[p, P_DROP_OVERFLOW + reason] += 1
     vc[v, V_CELLS_DROPPED] += 1
     log_drop(S, t, p, v, reason, pkt[k, PKT_SEQ])

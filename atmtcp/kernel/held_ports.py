@@ -49,7 +49,7 @@ from .layout import (
 from .rings import ring_offset
 from .rng import random_below
 from .state import (
-    itab, ivec, nonneg, unliteral, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
+    itab, ivec, nonneg, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
     T_VC_PV,
 )
 
@@ -180,7 +180,7 @@ def randomized_tail(S, p, t):
         k, _, idx = unpack_cell(ivec(S, T_RING_CELL)[slot])
         if idx != pkt[k, PKT_NCELLS] - 1:
             ivec(S, T_PV_FRONT)[ivec(S, T_RING_PV)[slot]] = pkt[k, PKT_SERIAL] + 1
-    remove_held(S, p, n - r, unliteral(DROP_OVERFLOW), t)
+    remove_held(S, p, n - r, DROP_OVERFLOW, t)
     return True
 
 
@@ -195,7 +195,7 @@ def drop_marked_arrival(S, p, v, pv, k, idx, t):
     if idx == pkt[k, PKT_NCELLS] - 1:
         pv_front[pv] = 0
     itab(S, T_PORT)[p, P_CELLS_IN] += 1
-    drop_cell(S, p, v, k, unliteral(DROP_PARTIAL), t)
+    drop_cell(S, p, v, k, DROP_PARTIAL, t)
     return True
 
 
@@ -215,7 +215,7 @@ def skip_damaged_frames(S, p, position, t):
             return
         if idx == pkt[k, PKT_NCELLS] - 1:
             pv_front[pv] = 0
-        remove_held(S, p, position, unliteral(DROP_PARTIAL), t)
+        remove_held(S, p, position, DROP_PARTIAL, t)
 
 
 @jit
@@ -262,7 +262,7 @@ def accept_held(S, p, v, hop, k, idx, t):
     if not enqueue(S, p, v, hop, k, idx):
         return False
     if was_empty and port[p, P_FRONT] == FRONT_FRAME:
-        skip_damaged_frames(S, p, unliteral(0), t)  # the cell would start its transmission now
+        skip_damaged_frames(S, p, 0, t)  # the cell would start its transmission now
         return port[p, P_RING_LEN] > 0
     return True
 
@@ -314,7 +314,7 @@ def send_head(S, p, t):
     port[p, P_CELLS_OUT] += 1
     forward_cell(S, v, hop, k, idx, t)
     if port[p, P_FRONT] == FRONT_FRAME:
-        skip_damaged_frames(S, p, unliteral(0), t)  # the next cell starts its transmission now
+        skip_damaged_frames(S, p, 0, t)  # the next cell starts its transmission now
 
 
 @jit_inline

@@ -1,8 +1,9 @@
 """The one place where the kernel's numba options are set (stumpy's habit).
 
 ``cache=True`` keeps compiled machine code on disk, so only the first call after an edit
-pays for compilation (about 110 s of CPU and 0.6 GB on a 2-core machine, 2026-11-29; see
-:func:`jit_inline`). numba notices a change only in a function's *own* file, not in the files
+pays for compilation (43-45 s of CPU and 0.5 GB on the 2-core machine of 2026-11-29's ninth sitting,
+where the kernel before :class:`_PlainArgumentsDispatcher` took 46-49 s and 110.8 s on the eighth sitting's
+machine; see :func:`jit_inline`). numba notices a change only in a function's *own* file, not in the files
 of the functions it calls, so a stale caller could keep running an old callee. The cache
 therefore lives in a folder named by a hash of every kernel source file: any edit to the kernel
 starts a fresh cache. ``fastmath`` stays off: the kernel
@@ -16,7 +17,8 @@ import copy
 import os
 
 import numba
-from numba.core import caching as _caching, inline_closurecall as _icc, ir as _ir
+from numba.core import caching as _caching, inline_closurecall as _icc, ir as _ir, types as _types
+from numba.core.registry import CPUDispatcher
 
 from .sources import CACHE_DIR, KERNEL_DIR
 
@@ -101,15 +103,30 @@ _share_scope_copies()
 JIT_OPTIONS = {"cache": USE_CACHE, "nogil": True, "boundscheck": False, "error_model": "numpy"}
 
 
+class _PlainArgumentsDispatcher(CPUDispatcher):
+    """numba's dispatcher, but a call from compiled code is typed with its constant arguments as plain
+    values (``int64``, not ``Literal[int](0)``). numba compiles a function once per signature, and a
+    constant argument is a signature of its own: ``channel_push(..., -1, k, -1)`` and every other constant
+    passed would compile the function, and each function it passes the constant on to, again, for
+    nothing that LLVM does not find by itself once it inlines the function (:func:`jit_inline`)."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template([_types.unliteral(a) for a in args],
+                                         {k: _types.unliteral(a) for k, a in kws.items()})
+
+
 def _njit(function, **options):
     # numba picks a function's cache folder when it is decorated, from numba.config.CACHE_DIR;
     # set it for our functions only, so that other numba code in the process is not affected.
     previous = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(CACHE_DIR)
     try:
-        return numba.njit(**options, **JIT_OPTIONS)(function)
+        dispatcher = numba.njit(**options, **JIT_OPTIONS)(function)
     finally:
         numba.config.CACHE_DIR = previous
+    if type(dispatcher) is CPUDispatcher and not options.get("inline"):
+        dispatcher.__class__ = _PlainArgumentsDispatcher
+    return dispatcher
 
 
 def jit(function):

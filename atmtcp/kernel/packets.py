@@ -51,7 +51,7 @@ from .rings import ring_offset
 from .rng import random_unit
 from .router_policies import red_average, red_decision
 from .state import (
-    ftab, itab, unliteral, T_APP, T_CONN, T_CONNF, T_FLOW, T_FLOW_RPORT, T_FLOW_RQ, T_PKT, T_RPORT, T_RQ, T_RQ_RING,
+    ftab, itab, T_APP, T_CONN, T_CONNF, T_FLOW, T_FLOW_RPORT, T_FLOW_RQ, T_PKT, T_RPORT, T_RQ, T_RQ_RING,
     T_RFSAMPLE, T_RQF, T_RSAMPLE, T_VC, T_VC_CHAN, T_VC_DELAY,
 )
 
@@ -68,7 +68,7 @@ def transmit(S, v, k, t):
     pkt = itab(S, T_PKT)
     pkt[k, PKT_ALIVE] = 0    # no cells: the packet lives while it is pending (in flight)
     pkt[k, PKT_PENDING] = 1
-    enter_hop(S, v, unliteral(0), k, t)
+    enter_hop(S, v, 0, k, t)
 
 
 @jit
@@ -164,7 +164,7 @@ def admit_packet(S, p, q, v, hop, k, t):
         if policy == DROP_FROM_FRONT:
             drop_from_front(S, q, size)
         if not fits(S, q, size):
-            drop_packet(S, q, v, k, unliteral(RQ_DROP_OVERFLOW))
+            drop_packet(S, q, v, k, RQ_DROP_OVERFLOW)
             return
     enqueue(S, q, v, hop, k, size)
     rport = itab(S, T_RPORT)
@@ -186,7 +186,7 @@ def drop_from_front(S, q, size):
         if rq[q, RQ_PKTS] <= position:
             return
         k, v, _ = remove_queued(S, q, position)
-        drop_packet(S, q, v, k, unliteral(RQ_DROP_FRONT))
+        drop_packet(S, q, v, k, RQ_DROP_FRONT)
 
 
 @jit
@@ -282,7 +282,7 @@ def start_packet(S, p, t):
 def complete_head(S, p, q, t):
     """The head packet of queue ``q`` has left port ``p`` at ``t``."""
     rq = itab(S, T_RQ)
-    k, v, hop = remove_queued(S, q, unliteral(0))
+    k, v, hop = remove_queued(S, q, 0)
     rq[q, RQ_HEAD_STARTED] = -1
     if rq[q, RQ_PKTS] == 0:
         rq[q, RQ_IDLE_SINCE] = t

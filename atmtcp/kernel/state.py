@@ -45,19 +45,6 @@ def nonneg(typingctx, x):
     return x(x), codegen
 
 
-@intrinsic
-def unliteral(typingctx, x):
-    """``x`` typed as a plain integer, not as a literal (``Literal[int](0)``): a constant passed to a
-    ``@jit`` function makes numba compile a copy of that function (and of the ``@jit`` functions it
-    passes the argument on to) for that value, each as long to compile as the first, for nothing
-    LLVM does not find by itself. Costs nothing at run time."""
-    plain = types.unliteral(x)
-
-    def codegen(context, builder, signature, args):
-        return context.cast(builder, args[0], signature.args[0], signature.return_type)
-    return plain(x), codegen
-
-
 _LAY = KernelState._fields.index("lay")
 
 

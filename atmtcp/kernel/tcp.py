@@ -39,7 +39,7 @@ from .layout import (
 )
 from .packets import transmit
 from .ports import alloc_packet
-from .state import btab, ftab, itab, nonneg, unliteral, T_APP, T_CONN, T_CONNF, T_PKT, T_RB, T_RSACK, T_VC
+from .state import btab, ftab, itab, nonneg, T_APP, T_CONN, T_CONNF, T_PKT, T_RB, T_RSACK, T_VC
 from .tcp_growth import halve_window, open_window
 from .tcp_recovery import fast_retransmit, on_ack_in_recovery, on_dupack_in_recovery, sack_output
 from .tcp_sack import build_sack_blocks, clear_scoreboard, mark_sacked, reset_scoreboard
@@ -91,7 +91,7 @@ def time_out(S, c, s, t):
     connf = ftab(S, T_CONNF)
     conn[c, C_TIMEOUTS] += 1
     conn[c, C_SEND_HIGH] = conn[c, C_SND_MAX]
-    trace(S, c, unliteral(TR_TIMEOUT), s, t)
+    trace(S, c, TR_TIMEOUT, s, t)
     back_off(S, c)
     halve_window(S, c)
     connf[c, CF_CWND] = conn[c, C_MSS]
@@ -209,7 +209,7 @@ def sender_receive_ack(S, c, k, t):
     pkt = itab(S, T_PKT)
     ack = pkt[k, PKT_SEQ]
     conn[c, C_SND_WND] = pkt[k, PKT_WND]
-    trace(S, c, unliteral(TR_ACK_RCVD), ack, t)
+    trace(S, c, TR_ACK_RCVD, ack, t)
     if conn[c, C_LOSS_DETECTION] == DETECT_SACK and pkt[k, PKT_NSACK] > 0:
         mark_sacked(S, c, k)
     una = conn[c, C_SND_UNA]

@@ -32,7 +32,7 @@ from .layout import (
     C_SEG_TIMERS, C_SND_WND, C_TIMER_DEADLINE, CF_CWND, CF_SSTHRESH, PIPE_CWND, RECOVERY_NEWRENO, RECOVERY_RENO,
     RECOVERY_SACK, TR_FAST_RETRANSMIT,
 )
-from .state import btab, ftab, itab, nonneg, unliteral, T_APP, T_CONN, T_CONNF, T_SB
+from .state import btab, ftab, itab, nonneg, T_APP, T_CONN, T_CONNF, T_SB
 from .tcp_growth import halve_window, open_window
 from .tcp_sack import RETRANSMITTED, next_hole, retransmit_hole
 from .tcp_send import send_segment
@@ -55,7 +55,7 @@ def fast_retransmit(S, c, t):
     conn[c, C_RECOVER] = conn[c, C_SND_MAX]
     conn[c, C_IN_RECOVERY] = 1
     conn[c, C_RTT_TIMING] = 0
-    trace(S, c, unliteral(TR_FAST_RETRANSMIT), conn[c, C_SND_UNA], t)
+    trace(S, c, TR_FAST_RETRANSMIT, conn[c, C_SND_UNA], t)
     recovery = conn[c, C_RECOVERY]
     if recovery == RECOVERY_RENO:
         reno_enter(S, c, cwnd_before, t)

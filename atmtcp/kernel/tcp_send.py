@@ -10,7 +10,7 @@ from .layout import (
 )
 from .packets import transmit
 from .ports import alloc_packet
-from .state import itab, nonneg, unliteral, T_CONN, T_LOSS, T_PKT, T_VC
+from .state import itab, nonneg, T_CONN, T_LOSS, T_PKT, T_VC
 from .tcp_timers import rto_arm, segment_timer_set
 from .tcp_trace import trace
 
@@ -50,7 +50,7 @@ def send_segment(S, c, seq, t):
         segment_timer_set(S, c, seq, t)
     elif conn[c, C_TIMER_DEADLINE] < 0:
         rto_arm(S, c, t)
-    trace(S, c, unliteral(TR_SEQ_SENT), seq, t)
+    trace(S, c, TR_SEQ_SENT, seq, t)
     if first_transmission and conn[c, C_NLOSS] > 0 and scripted_loss(S, c, seq):
         conn[c, C_SCRIPTED_LOSSES] += 1
         return

@@ -2,7 +2,7 @@
 ACKs received, timeouts and fast retransmits, inside the run's trace window."""
 from .jit import jit
 from .layout import C_TRACE, CF_CWND, CF_SSTHRESH, G_TRACE_LEN, G_TRACE_T0, G_TRACE_T1, G_TRACE_TRUNCATED, TR_CWND, TR_SSTHRESH
-from .state import ftab, fvec, itab, ivec, nonneg, unliteral, T_CONN, T_CONNF, T_G, T_TRACE_I, T_TRACE_T, T_TRACE_V
+from .state import ftab, fvec, itab, ivec, nonneg, T_CONN, T_CONNF, T_G, T_TRACE_I, T_TRACE_T, T_TRACE_V
 
 
 @jit
@@ -34,5 +34,5 @@ def trace_window(S, c, t):
     conn = itab(S, T_CONN)
     connf = ftab(S, T_CONNF)
     if conn[c, C_TRACE] != 0:
-        trace(S, c, unliteral(TR_CWND), connf[c, CF_CWND], t)
-        trace(S, c, unliteral(TR_SSTHRESH), connf[c, CF_SSTHRESH], t)
+        trace(S, c, TR_CWND, connf[c, CF_CWND], t)
+        trace(S, c, TR_SSTHRESH, connf[c, CF_SSTHRESH], t)
