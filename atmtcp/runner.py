@@ -40,7 +40,7 @@ import numpy as np
 import xarray as xr
 from tqdm.auto import tqdm
 
-from . import __version__, run_cache, supervise
+from . import __version__, netcdf_files, run_cache, supervise
 from .experiments import EXPERIMENTS
 from .papers import PAPERS, citation, paper_of
 from .dependencies import experiment_hash
@@ -609,7 +609,7 @@ def write_atomically(ds: xr.Dataset, path: Path | str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
-        _for_netcdf(ds).to_netcdf(tmp, engine="h5netcdf", encoding=_compression(ds))
+        netcdf_files.write(ds, tmp)
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are for everybody to read
         check_target(path)  # (still no device, link or folder: it may have appeared while writing)
         os.replace(tmp, path)
@@ -636,28 +636,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-COMPRESS_FROM = 4096
-"""Variables of at least this many values (traces) are stored with zlib: the CWND traces of
-goyal1997.cwnd_integer_stall shrink several times, and reading them back stays fast."""
-
-
-def _compression(ds: xr.Dataset) -> dict:
-    return {name: {"zlib": True, "complevel": 4} for name, variable in ds.data_vars.items()
-            if variable.size >= COMPRESS_FROM and variable.dtype.kind in "fiu"}
-
-
-def _for_netcdf(ds: xr.Dataset) -> xr.Dataset:
-    """netCDF has no bool or object attributes: store them as int and str."""
-    ds = ds.copy()
-    for holder in [ds] + [ds[v] for v in ds.variables]:
-        for key, value in list(holder.attrs.items()):
-            if isinstance(value, (bool, np.bool_)):
-                holder.attrs[key] = int(value)
-            elif value is None:
-                holder.attrs[key] = ""
-    return ds
 
 
 def run_experiment(experiment_id: str, output: Path | str | None = None, quick: bool = False,
@@ -754,7 +732,7 @@ def load_results(experiment_ids, results_dir: Path | str | None = None, quick: b
                 continue
             run_experiment(experiment_id, path, quick=quick, jobs=jobs,
                            cache_dir=cache_dir if cache_dir is not None else cache_root(quick, results_dir))
-        ds = xr.load_dataset(path)
+        ds = netcdf_files.read(path)
         if bool(int(ds.attrs.get("quick", 0))) != bool(quick):
             made = "quick" if int(ds.attrs.get("quick", 0)) else "full"
             raise ModeMismatch(f"{path} holds {made} results, but quick={bool(quick)} was asked for; "

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import netcdf_files
 from ..reference import load_reference
 from ..statistics import interval
 from .experiments import target
@@ -485,7 +486,7 @@ def load(results_dir: Path) -> dict[str, xr.Dataset]:
     for key in SCENARIOS:
         path = Path(results_dir) / f"{target(key)}.nc"
         if path.exists():
-            found[key] = xr.load_dataset(path)
+            found[key] = netcdf_files.read(path)
     return found
 
 
