@@ -33,8 +33,9 @@ wheel: setup
 wheel-check:
 	scripts/check_wheel.sh $(PYTHON) $(lastword $(sort $(wildcard dist/atmtcp-*.whl)))
 
+# --dist worksteal: an idle worker takes tests another has not started (tests/conftest.py puts the slow ones first)
 test: warm
-	$(BIN)/python -m pytest -n $(CORES) tests
+	$(BIN)/python -m pytest -n $(CORES) --dist worksteal tests
 
 # Snakemake prints each job as it starts and "N of M steps (P%) done" as jobs finish (a job's own
 # progress bar goes to logs/experiments/<id>.log; a failed job's log is printed). Both end with the

@@ -16,7 +16,14 @@
 #                        `snakemake atlas` (make atlas) builds it
 #   rules/validation.smk the cross-check with ns-3 (validation.* targets -> {figures_dir}/validation/): not in
 #                        `all`; `snakemake validate` (make validate, which first installs the extra) builds it
-from snakemake.utils import min_version, validate
+import sys
+
+# jsonschema (`validate` below) builds the IRI grammar of rfc3987-syntax at import when that package is
+# installed (jupyter brings it): 2.9 s of every Snakemake start (cProfile of a dry run), for formats that
+# config/config.schema.yaml does not use. Hidden before jsonschema is imported, it is not built.
+sys.modules.setdefault("rfc3987_syntax", None)
+
+from snakemake.utils import min_version, validate  # noqa: E402
 
 from atmtcp.experiments import EXPERIMENTS, PAPER_EXPERIMENTS
 
