@@ -315,7 +315,7 @@ def priority_on_ns(S) -> np.ndarray:
     return S.rport[:, L.RP_PRIORITY_ON_NS] + np.where(running, S.g[L.G_END] - S.rport[:, L.RP_PRIORITY_SINCE], 0)
 
 
-def _add_sampled(ds: xr.Dataset, fields: tuple[str, ...], described: dict[str, tuple[str, str]], column, dims) -> None:
+def _add_sampled(ds: _Parts, fields: tuple[str, ...], described: dict[str, tuple[str, str]], column, dims) -> None:
     """``ds["sampled_<field>"]`` for each of ``fields``: ``column(i)``, the samples of the i-th field, with
     the units and description ``described[field]``, at the sampling instants."""
     for i, name in enumerate(fields):
@@ -345,7 +345,7 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
         ``source``, ``port`` and ``drop_reason``.
     """
     import xarray as xr
-    ds = xr.Dataset(
+    parts = _Parts(
         {name: _var(c.values, c.dims, c.units, c.description) for name, c in counters(run, compiled).items()},
         coords={
             "source": np.arange(len(run.connections)),
@@ -362,11 +362,24 @@ def to_dataset(run: m.Run, compiled: Compiled) -> xr.Dataset:
             "bottleneck": compiled.bottleneck,
         },
     )
-    _add_traces(ds, run, compiled)
-    return ds
+    _add_traces(parts, run, compiled)
+    return xr.Dataset(parts.variables, coords=parts.coords, attrs=parts.attrs)
 
 
-def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
+class _Parts:
+    """The variables, coordinates and attributes of :func:`to_dataset`'s Dataset, gathered before the Dataset is
+    made (``parts[name] = variable``, ``parts.coords[name] = ...``, ``parts.attrs[name] = ...``): xarray aligns
+    the whole Dataset again for each variable added to it, which took most of the labelling of a short run
+    (ewa's ten connections over 1 s: 14.3 ms, against 9.1 ms in the kernel)."""
+
+    def __init__(self, variables: dict, coords: dict, attrs: dict):
+        self.variables, self.coords, self.attrs = variables, coords, attrs
+
+    def __setitem__(self, name: str, variable) -> None:
+        self.variables[name] = variable
+
+
+def _add_traces(ds: _Parts, run: m.Run, compiled: Compiled) -> None:
     S = compiled.state
     n_rec = int(S.g[L.G_TRACE_LEN])
     if S.trace_t.size:
@@ -378,7 +391,7 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
                                  "cwnd or ssthresh (bytes), sequence or ACK number (bytes)")
         ds.attrs["trace_truncated"] = int(S.g[L.G_TRACE_TRUNCATED])
         if ds.attrs["trace_truncated"]:
-            warnings.warn(f"the TCP trace filled its {S.trace_t.size} records at t = {ds.trace_time.values[-1]:.3f} s "
+            warnings.warn(f"the TCP trace filled its {S.trace_t.size} records at t = {ds.variables['trace_time'].values[-1]:.3f} s "
                           "and stops there: raise TraceConfig.max_records or narrow start_s/stop_s", stacklevel=3)
     if compiled.n_samples and compiled.router_ports:
         _add_packet_samples(ds, run, compiled)
@@ -419,7 +432,7 @@ def _add_traces(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
                           "TraceConfig.max_records", stacklevel=3)
 
 
-def _add_packet_samples(ds: xr.Dataset, run: m.Run, compiled: Compiled) -> None:
+def _add_packet_samples(ds: _Parts, run: m.Run, compiled: Compiled) -> None:
     """The sampled router queues and connections (``rsample``) on a ``sample_time`` coordinate."""
     S = compiled.state
     times = np.arange(compiled.n_samples) * compiled.sample_interval_ns / NS
