@@ -315,12 +315,13 @@ def priority_on_ns(S) -> np.ndarray:
     return S.rport[:, L.RP_PRIORITY_ON_NS] + np.where(running, S.g[L.G_END] - S.rport[:, L.RP_PRIORITY_SINCE], 0)
 
 
-def _add_sampled(ds: _Parts, fields: tuple[str, ...], described: dict[str, tuple[str, str]], column, dims) -> None:
-    """``ds["sampled_<field>"]`` for each of ``fields``: ``column(i)``, the samples of the i-th field, with
+def _add_sampled(parts: _Parts, fields: tuple[str, ...], described: dict[str, tuple[str, str]], column,
+                 dims) -> None:
+    """``parts["sampled_<field>"]`` for each of ``fields``: ``column(i)``, the samples of the i-th field, with
     the units and description ``described[field]``, at the sampling instants."""
     for i, name in enumerate(fields):
         units, description = described[name]
-        ds[f"sampled_{name}"] = _var(column(i).copy(), dims, units, description + " at the sampling instant")
+        parts[f"sampled_{name}"] = _var(column(i).copy(), dims, units, description + " at the sampling instant")
 
 
 def _var(values, dims, units, description):
@@ -379,74 +380,75 @@ class _Parts:
         self.variables[name] = variable
 
 
-def _add_traces(ds: _Parts, run: m.Run, compiled: Compiled) -> None:
+def _add_traces(parts: _Parts, run: m.Run, compiled: Compiled) -> None:
     S = compiled.state
     n_rec = int(S.g[L.G_TRACE_LEN])
     if S.trace_t.size:
-        ds["trace_time"] = _var(S.trace_t[:n_rec] / NS, ("record",), "s", "time of the TCP trace record")
-        ds["trace_source"] = _var(S.trace_i[:n_rec, 0].copy(), ("record",), "1", "connection index")
-        ds["trace_kind"] = _var(np.array(L.TRACE_KIND_NAMES)[S.trace_i[:n_rec, 1]], ("record",), "1",
-                                "what was recorded: " + ", ".join(L.TRACE_KIND_NAMES))
-        ds["trace_value"] = _var(S.trace_v[:n_rec].copy(), ("record",), "byte",
-                                 "cwnd or ssthresh (bytes), sequence or ACK number (bytes)")
-        ds.attrs["trace_truncated"] = int(S.g[L.G_TRACE_TRUNCATED])
-        if ds.attrs["trace_truncated"]:
-            warnings.warn(f"the TCP trace filled its {S.trace_t.size} records at t = {ds.variables['trace_time'].values[-1]:.3f} s "
-                          "and stops there: raise TraceConfig.max_records or narrow start_s/stop_s", stacklevel=3)
+        parts["trace_time"] = _var(S.trace_t[:n_rec] / NS, ("record",), "s", "time of the TCP trace record")
+        parts["trace_source"] = _var(S.trace_i[:n_rec, 0].copy(), ("record",), "1", "connection index")
+        parts["trace_kind"] = _var(np.array(L.TRACE_KIND_NAMES)[S.trace_i[:n_rec, 1]], ("record",), "1",
+                                   "what was recorded: " + ", ".join(L.TRACE_KIND_NAMES))
+        parts["trace_value"] = _var(S.trace_v[:n_rec].copy(), ("record",), "byte",
+                                    "cwnd or ssthresh (bytes), sequence or ACK number (bytes)")
+        parts.attrs["trace_truncated"] = int(S.g[L.G_TRACE_TRUNCATED])
+        if parts.attrs["trace_truncated"]:
+            last_s = parts.variables["trace_time"].values[-1]
+            warnings.warn(f"the TCP trace filled its {S.trace_t.size} records at t = {last_s:.3f} s and stops "
+                          "there: raise TraceConfig.max_records or narrow start_s/stop_s", stacklevel=3)
     if compiled.n_samples and compiled.router_ports:
-        _add_packet_samples(ds, run, compiled)
+        _add_packet_samples(parts, run, compiled)
     elif compiled.n_samples:
         times = np.arange(compiled.n_samples) * compiled.sample_interval_ns / NS
-        ds.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
-        ds.coords["traced_port"] = compiled.traced_ports
-        ds["queue_cells"] = _var(S.qsample.copy(), ("sample_time", "traced_port"), "cell",
-                                 "buffer occupancy at the sampling instant")
-        ds["departed_cells"] = _var(S.osample.copy(), ("sample_time", "traced_port"), "cell",
-                                    "cumulative cells transmitted by the sampling instant")
+        parts.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
+        parts.coords["traced_port"] = compiled.traced_ports
+        parts["queue_cells"] = _var(S.qsample.copy(), ("sample_time", "traced_port"), "cell",
+                                    "buffer occupancy at the sampling instant")
+        parts["departed_cells"] = _var(S.osample.copy(), ("sample_time", "traced_port"), "cell",
+                                       "cumulative cells transmitted by the sampling instant")
         full_log = S.droplog[:int(S.g[L.G_DROPLOG_LEN])]
         captured = full_log[full_log[:, 3] == L.CAPTURE]
-        ds["capture_time"] = _var(captured[:, 0] / NS, ("capture",), "s",
-                                  "time a VC was put on a traced port's drop-list (PPD, EPD, ESPD ...)")
-        ds["capture_source"] = _var(S.vc[captured[:, 2], L.V_CONN], ("capture",), "1",
-                                    "connection of the captured VC")
-        ds["capture_is_ack"] = _var(S.vc[captured[:, 2], L.V_IS_ACK], ("capture",), "1",
-                                    "1 if the captured VC carries ACKs")
-        ds["capture_port"] = _var(np.array(compiled.port_names, dtype=object)[captured[:, 1]].astype(str)
-                                  if len(captured) else np.array([], dtype=str), ("capture",), "1", "port")
+        parts["capture_time"] = _var(captured[:, 0] / NS, ("capture",), "s",
+                                     "time a VC was put on a traced port's drop-list (PPD, EPD, ESPD ...)")
+        parts["capture_source"] = _var(S.vc[captured[:, 2], L.V_CONN], ("capture",), "1",
+                                       "connection of the captured VC")
+        parts["capture_is_ack"] = _var(S.vc[captured[:, 2], L.V_IS_ACK], ("capture",), "1",
+                                       "1 if the captured VC carries ACKs")
+        parts["capture_port"] = _var(np.array(compiled.port_names, dtype=object)[captured[:, 1]].astype(str)
+                                     if len(captured) else np.array([], dtype=str), ("capture",), "1", "port")
         log = full_log[full_log[:, 3] != L.CAPTURE]
         n_drop = len(log)
-        ds["drop_time"] = _var(log[:, 0] / NS, ("drop",), "s", "time of a cell drop at a traced port")
-        ds["drop_port"] = _var(np.array(compiled.port_names, dtype=object)[log[:, 1]].astype(str)
-                               if n_drop else np.array([], dtype=str), ("drop",), "1", "port")
-        ds["drop_source"] = _var(S.vc[log[:, 2], L.V_CONN] if n_drop else np.array([], np.int64),
-                                 ("drop",), "1", "connection whose cell was dropped")
-        ds["drop_is_ack"] = _var(S.vc[log[:, 2], L.V_IS_ACK] if n_drop else np.array([], np.int64),
-                                 ("drop",), "1", "1 if the cell belonged to an ACK")
-        ds["drop_reason_code"] = _var(log[:, 3].copy(), ("drop",), "1",
-                                      "index into the drop_reason coordinate")
-        ds["drop_seq"] = _var(log[:, 4].copy(), ("drop",), "byte",
-                              "sequence number of the dropped cell's segment (an ACK's cell: its ACK number)")
-        ds.attrs["droplog_truncated"] = int(S.g[L.G_DROPLOG_TRUNCATED])
-        if ds.attrs["droplog_truncated"]:
+        parts["drop_time"] = _var(log[:, 0] / NS, ("drop",), "s", "time of a cell drop at a traced port")
+        parts["drop_port"] = _var(np.array(compiled.port_names, dtype=object)[log[:, 1]].astype(str)
+                                  if n_drop else np.array([], dtype=str), ("drop",), "1", "port")
+        parts["drop_source"] = _var(S.vc[log[:, 2], L.V_CONN] if n_drop else np.array([], np.int64),
+                                    ("drop",), "1", "connection whose cell was dropped")
+        parts["drop_is_ack"] = _var(S.vc[log[:, 2], L.V_IS_ACK] if n_drop else np.array([], np.int64),
+                                    ("drop",), "1", "1 if the cell belonged to an ACK")
+        parts["drop_reason_code"] = _var(log[:, 3].copy(), ("drop",), "1",
+                                         "index into the drop_reason coordinate")
+        parts["drop_seq"] = _var(log[:, 4].copy(), ("drop",), "byte",
+                                 "sequence number of the dropped cell's segment (an ACK's cell: its ACK number)")
+        parts.attrs["droplog_truncated"] = int(S.g[L.G_DROPLOG_TRUNCATED])
+        if parts.attrs["droplog_truncated"]:
             warnings.warn(f"the drop log filled its {S.droplog.shape[0]} records and stops there: raise "
                           "TraceConfig.max_records", stacklevel=3)
 
 
-def _add_packet_samples(ds: _Parts, run: m.Run, compiled: Compiled) -> None:
+def _add_packet_samples(parts: _Parts, run: m.Run, compiled: Compiled) -> None:
     """The sampled router queues and connections (``rsample``) on a ``sample_time`` coordinate."""
     S = compiled.state
     times = np.arange(compiled.n_samples) * compiled.sample_interval_ns / NS
     n_queues = len(compiled.sampled_queues)
-    ds.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
-    ds.coords["sampled_queue"] = compiled.sampled_queues
+    parts.coords["sample_time"] = _var(times, ("sample_time",), "s", "sampling instant")
+    parts.coords["sampled_queue"] = compiled.sampled_queues
     per_queue = len(L.QUEUE_SAMPLE_FIELDS)
     columns = S.rsample[:, :per_queue * n_queues]
-    ds["queue_bytes"] = _var(columns[:, 0::per_queue].copy(), ("sample_time", "sampled_queue"), "byte",
-                             "IP bytes in the router queue at the sampling instant")
-    ds["queue_packets_sampled"] = _var(columns[:, 1::per_queue].copy(), ("sample_time", "sampled_queue"),
-                                       "packet", "packets in the router queue at the sampling instant")
-    ds["queue_dropped_sampled"] = _var(columns[:, 2::per_queue].copy(), ("sample_time", "sampled_queue"),
-                                       "packet", "packets the router queue had dropped by the sampling instant")
+    parts["queue_bytes"] = _var(columns[:, 0::per_queue].copy(), ("sample_time", "sampled_queue"), "byte",
+                                "IP bytes in the router queue at the sampling instant")
+    parts["queue_packets_sampled"] = _var(columns[:, 1::per_queue].copy(), ("sample_time", "sampled_queue"),
+                                          "packet", "packets in the router queue at the sampling instant")
+    parts["queue_dropped_sampled"] = _var(columns[:, 2::per_queue].copy(), ("sample_time", "sampled_queue"),
+                                          "packet", "packets the router queue had dropped by the sampling instant")
     width = len(L.SAMPLED_CONNECTION_FIELDS)
     per_source = S.rsample[:, per_queue * n_queues:].reshape(compiled.n_samples, len(run.connections), width)
     described = {
@@ -458,7 +460,8 @@ def _add_packet_samples(ds: _Parts, run: m.Run, compiled: Compiled) -> None:
         "dropped": ("packet", "data packets of the source dropped at router ports so far"),
         "timeouts": ("1", "retransmission timeouts of the source so far"),
     }
-    _add_sampled(ds, L.SAMPLED_CONNECTION_FIELDS, described, lambda i: per_source[:, :, i], ("sample_time", "source"))
+    _add_sampled(parts, L.SAMPLED_CONNECTION_FIELDS, described, lambda i: per_source[:, :, i],
+                 ("sample_time", "source"))
     width = len(L.EWA_SAMPLE_FIELDS)
     described = {
         "alpha": ("1", "EWA's alpha (ewa 3.2)"),
@@ -466,4 +469,5 @@ def _add_packet_samples(ds: _Parts, run: m.Run, compiled: Compiled) -> None:
         "feedback": ("packet", "EWA's feedback f(B - Q) for an ACK passing at the instant (eq. 3.3 or 3.4)"),
         "available_rate": ("1", "share of the link's rate the queue's VC has (below 1 while a priority VC is on)"),
     }
-    _add_sampled(ds, L.EWA_SAMPLE_FIELDS, described, lambda i: S.rfsample[:, i::width], ("sample_time", "sampled_queue"))
+    _add_sampled(parts, L.EWA_SAMPLE_FIELDS, described, lambda i: S.rfsample[:, i::width],
+                 ("sample_time", "sampled_queue"))
