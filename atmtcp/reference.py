@@ -226,10 +226,9 @@ def _select(ds: xr.Dataset, row: pd.Series, variable: str) -> xr.DataArray | Non
 
 def _buffer_factor(cells: xr.DataArray, buffer: int):
     """The ``buffer_factor`` whose ``buffer_cells`` is ``buffer`` (rows already selected), or None."""
-    match = cells.where(cells == buffer, drop=True)
-    if match.size == 0:
-        return None
-    return match.buffer_factor.values.ravel()[0].item()
+    hits = np.moveaxis(cells.values == buffer, cells.dims.index("buffer_factor"), 0)
+    factors = cells.buffer_factor.values[hits.reshape(len(hits), -1).any(axis=1)]
+    return factors[0].item() if factors.size else None
 
 
 def _previous_policy(ds: xr.Dataset, row: pd.Series, variable: str) -> xr.DataArray | None:
