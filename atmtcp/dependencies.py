@@ -27,8 +27,10 @@ MACHINERY = ("atmtcp.runner",)
 """Modules every experiment's file depends on, besides its own: the runner stacks and writes it."""
 
 
+@functools.lru_cache(maxsize=None)
 def module_file(name: str, root: Path = PACKAGE_DIR) -> Path | None:
-    """The file of module ``atmtcp.a.b`` (``a/b.py`` or ``a/b/__init__.py``), or None."""
+    """The file of module ``atmtcp.a.b`` (``a/b.py`` or ``a/b/__init__.py``), or None. Cached, as
+    :func:`imported_modules` is: a process looks each name up once."""
     parts = name.split(".")
     if parts[0] != PACKAGE:
         return None
@@ -81,13 +83,15 @@ def closure(modules, root: Path = PACKAGE_DIR) -> list[Path]:
     files: set[Path] = set()
     pending = [module_file(m, root) for m in modules]
     kernel = root / KERNEL_DIR.relative_to(PACKAGE_DIR)
+    kernel_added = False
     while pending:
         path = pending.pop()
         if path is None or path in files:
             continue
         files.add(path)
-        if path.parent == kernel:
-            pending += [p for p in kernel.glob("*.py") if p not in files]
+        if path.parent == kernel and not kernel_added:
+            pending += kernel.glob("*.py")
+            kernel_added = True
         pending += [module_file(m, root) for m in imported_modules(path, root)]
     return sorted(files)
 
