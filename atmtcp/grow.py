@@ -60,19 +60,21 @@ def make_headroom(compiled: Compiled) -> list[str]:
     return grown
 
 
-POOLS = {"cell": (L.CELL_NEXT, L.G_CELL_FREE, L.G_CELL_RESERVE),
-         "pkt": (L.PKT_NEXT_FREE, L.G_PKT_FREE, L.G_PKT_RESERVE)}
-"""Per pool: the column chaining its free list, the g fields of the list's head and reserve."""
+POOLS = {"cell": (L.CELL_NEXT, L.G_CELL_FREE, L.G_CELL_RESERVE, L.G_CELL_FRESH),
+         "pkt": (L.PKT_NEXT_FREE, L.G_PKT_FREE, L.G_PKT_RESERVE, L.G_PKT_FRESH)}
+"""Per pool: the column chaining its free list, the g fields of the list's head, its reserve and its first
+record never handed out."""
 
 
 def _free_records(S: SimState, name: str) -> np.ndarray:
-    """The free records of pool ``name``, in free-list order (a pool that ran low has few)."""
-    next_col, free_col, _ = POOLS[name]
+    """The free records of pool ``name``, in free-list order (a pool that ran low has few); from the first
+    record never handed out on, the list goes on row by row (``G_CELL_FRESH``)."""
+    next_col, free_col, _, fresh_col = POOLS[name]
     pool = getattr(S, name)
-    chain, end, e = [], pool.shape[0], int(S.g[free_col])
+    chain, end, e, fresh = [], pool.shape[0], int(S.g[free_col]), int(S.g[fresh_col])
     while e != end:
         chain.append(e)
-        e = int(pool[e, next_col])
+        e = int(pool[e, next_col]) if e < fresh else e + 1
     return np.array(chain, np.int64)
 
 
@@ -80,7 +82,7 @@ def _pool_linker(name: str, free: np.ndarray, reserve: int):
     """Returns the filler that chains the free list of the grown pool ``name``: its new records
     but the last ``reserve`` ones, the records that were free (``free``), then the new reserve,
     ended by the pool's size; the old reserve's records are ordinary ones from now on."""
-    next_col, free_col, reserve_col = POOLS[name]
+    next_col, free_col, reserve_col, fresh_col = POOLS[name]
 
     def link(S: SimState) -> None:
         pool = getattr(S, name)
@@ -89,6 +91,7 @@ def _pool_linker(name: str, free: np.ndarray, reserve: int):
         pool[order, next_col] = np.append(order[1:], rows)
         S.g[free_col] = order[0]
         S.g[reserve_col] = rows - reserve
+        S.g[fresh_col] = rows - reserve  # links are written; the reserve's run on row by row, fresh
     return link
 
 

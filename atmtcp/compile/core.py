@@ -296,18 +296,12 @@ def segment_timer_table(run: m.Run, sizes: Sizes) -> dict:
 
 def pack_state(tables: dict, margins: Margins) -> tuple[KernelState, SimState]:
     """Pack ``tables`` (every other table the schema's empty default, :mod:`.schema`) into the
-    kernel's arenas; chain the pools' free lists and set the low marks."""
+    kernel's arenas and set the low marks. The pools' free lists need no chaining: their heads and
+    ``G_*_FRESH`` marks are 0, so each list runs 0, 1, 2, ... to the pool's size, the reserve last
+    (:mod:`atmtcp.kernel.layout`, ``G_CELL_FRESH``)."""
     kernel_state, state = pack(sim_state(**tables))
-    free_list(state.cell, L.CELL_NEXT)
-    free_list(state.pkt, L.PKT_NEXT_FREE)
     set_low_marks(state, margins)
     return kernel_state, state
-
-
-def free_list(table: np.ndarray, column: int) -> None:
-    """Chain every row of a pool into its free list: row i points to i + 1, the last to the
-    pool's size (the list's end). The last rows, the reserve, are thus handed out last."""
-    table[:, column] = np.arange(1, table.shape[0] + 1)
 
 
 def set_low_marks(state: SimState, margins: Margins) -> None:

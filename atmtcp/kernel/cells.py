@@ -11,7 +11,8 @@ from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
     ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL,
     CELL_GAP, CELL_HOP, CELL_IDX, CELL_LEFT, CELL_NEXT, CELL_PKT, CELL_SEQ, CELL_TIME, CELL_VC, EV_CHANNEL,
-    G_CELL_FREE, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
+    G_CELL_FREE, G_CELL_FRESH, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_FRESH,
+    G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
     G_STATUS, PKT_ALIVE, PKT_NCELLS, PKT_NEXT_FREE, PKT_NSACK, PKT_PENDING, PKT_SEQ, PKT_SERIAL, PKT_VC, PKT_WND,
     P_CELLS_IN, P_CAPACITY, P_DROP_OVERFLOW, P_QUEUE, P_TRACE, PACKET_POOL_FULL, PACKETS_LOW,
     V_CELLS_DROPPED, V_CELLS_PAST_LAST,
@@ -33,12 +34,16 @@ def alloc_packet(S, vc, seq, wnd, ncells):
     g = ivec(S, T_G)
     pkt = itab(S, T_PKT)
     k = nonneg(g[G_PKT_FREE])
-    if k >= g[G_PKT_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
-        if k == pkt.shape[0]:
-            g[G_STATUS] = PACKET_POOL_FULL
-            return -1
-        g[G_STATUS] |= PACKETS_LOW
-    g[G_PKT_FREE] = pkt[k, PKT_NEXT_FREE]
+    if k < g[G_PKT_FRESH]:  # a record handed out before: its link is written
+        g[G_PKT_FREE] = pkt[k, PKT_NEXT_FREE]
+    else:  # never handed out (G_PKT_FRESH): the list goes on with the next row
+        if k >= g[G_PKT_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
+            if k == pkt.shape[0]:
+                g[G_STATUS] = PACKET_POOL_FULL
+                return -1
+            g[G_STATUS] |= PACKETS_LOW
+        g[G_PKT_FREE] = k + 1
+        g[G_PKT_FRESH] = k + 1
     pkt[k, PKT_VC] = vc
     pkt[k, PKT_SERIAL] = g[G_PKT_SERIAL]
     g[G_PKT_SERIAL] += 1
@@ -69,12 +74,17 @@ def _new_record(S):
     cell = itab(S, T_CELL)
     g = ivec(S, T_G)
     e = nonneg(g[G_CELL_FREE])
+    if e < g[G_CELL_FRESH]:  # a record handed out before: its link is written
+        g[G_CELL_FREE] = cell[e, CELL_NEXT]
+        return e
+    # never handed out (G_CELL_FRESH): the list goes on with the next row
     if e >= g[G_CELL_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
         if e == cell.shape[0]:
             g[G_STATUS] = CELL_POOL_FULL
             return -1
         g[G_STATUS] |= CELLS_LOW
-    g[G_CELL_FREE] = cell[e, CELL_NEXT]
+    g[G_CELL_FREE] = e + 1
+    g[G_CELL_FRESH] = e + 1
     return e
 
 

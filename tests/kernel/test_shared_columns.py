@@ -35,13 +35,14 @@ KERNEL = ATMTCP / "kernel"
 
 # --- the free list, read from a state ---------------------------------------------------------------
 def free_chain(pkt: np.ndarray, g: np.ndarray) -> list[int]:
-    """The packet pool's free records in list order; fails where the list leaves the pool or loops."""
-    end, chain, seen, r = pkt.shape[0], [], set(), int(g[L.G_PKT_FREE])
+    """The packet pool's free records in list order; fails where the list leaves the pool or loops. From
+    the first record never handed out (``G_PKT_FRESH``) on, the list goes on row by row."""
+    end, chain, seen, r, fresh = pkt.shape[0], [], set(), int(g[L.G_PKT_FREE]), int(g[L.G_PKT_FRESH])
     while r != end:
         assert 0 <= r < end and r not in seen, f"the free list is broken at {r} after {chain[-5:]}"
         chain.append(r)
         seen.add(r)
-        r = int(pkt[r, L.PKT_NEXT_FREE])
+        r = int(pkt[r, L.PKT_NEXT_FREE]) if r < fresh else r + 1
     return chain
 
 
@@ -146,8 +147,8 @@ def _allocated_at(f) -> dict[str, int]:
 def test_the_free_list_link_is_touched_by_the_allocator_only():
     """In the kernel ``PKT_NEXT_FREE`` is read once, by alloc_packet, and written once, by
     release_packet_if_done once no cell is alive and the packet is not on its way; outside the
-    kernel only the compiler's core chains a fresh pool and :mod:`atmtcp.grow` relinks the free records of a
-    grown one."""
+    kernel only :mod:`atmtcp.grow` relinks the free records of a grown pool (a fresh pool is not chained:
+    ``G_PKT_FRESH``)."""
     users = {key: f for key, f in FUNCTIONS.items() if _names(f, "PKT_NEXT_FREE")}
     assert set(users) == {("cells", "alloc_packet"), ("cells", "release_packet_if_done")}
     assert [store for _, store, _ in _subscripts(users["cells", "alloc_packet"], "PKT_NEXT_FREE")] == [False]
@@ -159,7 +160,7 @@ def test_the_free_list_link_is_touched_by_the_allocator_only():
     outside = {path.relative_to(ATMTCP).as_posix() for path in ATMTCP.rglob("*.py")
                for node in ast.walk(ast.parse(path.read_text()))
                if isinstance(node, ast.Attribute) and node.attr == "PKT_NEXT_FREE"}
-    assert outside == {"compile/core.py", "grow.py"}
+    assert outside == {"grow.py"}
 
 
 def test_alloc_reads_the_link_before_it_writes_a_field():
