@@ -26,6 +26,24 @@ from .state import (
 )
 
 
+# --- the pools' free lists --------------------------------------------------------------------------
+@jit_inline_ir
+def take_fresh(S, r, size, free_at, fresh_at, reserve_at, full, low):
+    """Take record ``r`` of a pool, one never handed out (``g[fresh_at]``, :mod:`.layout`), off the pool's
+    free list, which goes on with the next row; False (status ``full``) where ``r`` is the list's end (the
+    pool's ``size``). A record of the reserve (``g[reserve_at]``) sets the status bit ``low``: stop after
+    this event."""
+    g = ivec(S, T_G)
+    if r >= g[reserve_at]:
+        if r == size:
+            g[G_STATUS] = full
+            return False
+        g[G_STATUS] |= low
+    g[free_at] = r + 1
+    g[fresh_at] = r + 1
+    return True
+
+
 # --- packet pool ---------------------------------------------------------------------------------
 @jit_inline
 def alloc_packet(S, vc, seq, wnd, ncells):
@@ -36,14 +54,8 @@ def alloc_packet(S, vc, seq, wnd, ncells):
     k = nonneg(g[G_PKT_FREE])
     if k < g[G_PKT_FRESH]:  # a record handed out before: its link is written
         g[G_PKT_FREE] = pkt[k, PKT_NEXT_FREE]
-    else:  # never handed out (G_PKT_FRESH): the list goes on with the next row
-        if k >= g[G_PKT_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
-            if k == pkt.shape[0]:
-                g[G_STATUS] = PACKET_POOL_FULL
-                return -1
-            g[G_STATUS] |= PACKETS_LOW
-        g[G_PKT_FREE] = k + 1
-        g[G_PKT_FRESH] = k + 1
+    elif not take_fresh(S, k, pkt.shape[0], G_PKT_FREE, G_PKT_FRESH, G_PKT_RESERVE, PACKET_POOL_FULL, PACKETS_LOW):
+        return -1
     pkt[k, PKT_VC] = vc
     pkt[k, PKT_SERIAL] = g[G_PKT_SERIAL]
     g[G_PKT_SERIAL] += 1
@@ -77,15 +89,8 @@ def _new_record(S):
     if e < g[G_CELL_FRESH]:  # a record handed out before: its link is written
         g[G_CELL_FREE] = cell[e, CELL_NEXT]
         return e
-    # never handed out (G_CELL_FRESH): the list goes on with the next row
-    if e >= g[G_CELL_RESERVE]:  # the reserve, or the end of the free list (the pool's size)
-        if e == cell.shape[0]:
-            g[G_STATUS] = CELL_POOL_FULL
-            return -1
-        g[G_STATUS] |= CELLS_LOW
-    g[G_CELL_FREE] = e + 1
-    g[G_CELL_FRESH] = e + 1
-    return e
+    return e if take_fresh(S, e, cell.shape[0], G_CELL_FREE, G_CELL_FRESH, G_CELL_RESERVE, CELL_POOL_FULL,
+                           CELLS_LOW) else -1
 
 
 @jit_inline
