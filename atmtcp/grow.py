@@ -68,7 +68,7 @@ record never handed out."""
 
 def _free_records(S: SimState, name: str) -> np.ndarray:
     """The free records of pool ``name``, in free-list order (a pool that ran low has few); from the first
-    record never handed out on, the list goes on row by row (``G_CELL_FRESH``)."""
+    record never handed out on, the list goes on row by row (``G_CELL_FRESH``, ``G_PKT_FRESH``)."""
     next_col, free_col, _, fresh_col = POOLS[name]
     pool = getattr(S, name)
     chain, end, e, fresh = [], pool.shape[0], int(S.g[free_col]), int(S.g[fresh_col])
@@ -91,7 +91,7 @@ def _pool_linker(name: str, free: np.ndarray, reserve: int):
         pool[order, next_col] = np.append(order[1:], rows)
         S.g[free_col] = order[0]
         S.g[reserve_col] = rows - reserve
-        S.g[fresh_col] = rows - reserve  # links are written; the reserve's run on row by row, fresh
+        S.g[fresh_col] = rows - reserve  # the new reserve counts as fresh: taking one of it sets *_LOW
     return link
 
 
