@@ -120,11 +120,31 @@ def vc_tables(run: m.Run, routes: CellRoutes) -> VcTables:
             if h + 1 < len(hops):
                 t.vc_delay[v, h] = delays[h]
                 nxt = index[hops[h + 1]]
-                t.vc_chan[v, h] = t.channels.shared((index[name], nxt, delays[h], cdvs[h]), nxt, cdvs[h])
+                t.vc_chan[v, h] = t.channels.shared((index[name], nxt, delays[h], cdvs[h]), nxt, cdvs[h], index[name])
         vc_row(t.vc[v], run, c, is_ack, tail, t.channels.add(-1, tail_cdv))
         t.vc[v, L.V_NHOPS] = len(hops)
         t.vc[v, L.V_RESYNC] = int(run.aal5.delineation == "packet")
     return t
+
+
+def pull_lists(port: np.ndarray, channels: Channels, margin: int) -> None:
+    """Link each slotted port's input channels without delay variation into the list it pulls at its
+    slot ends (``P_PULL_HEAD``, ``CH_PULL_NEXT``; :func:`atmtcp.kernel.held_ports.pull_arrivals`), if
+    the most they can bring in one slot fits in one event's ``margin`` of the pending list, one arrival
+    kept for an arrival event: a channel's cells leave its upstream port one cell time apart or more, so
+    at most ``slot // upstream cell time + 1`` of them arrive within one slot, ends included. A port
+    with more inputs pulls none, and its arrivals come by events of their own, as before."""
+    inputs: dict[int, list[int]] = {}
+    for ch, (dst, cdv, src) in enumerate(zip(channels.dst, channels.cdv, channels.src)):
+        if dst >= 0 and cdv == 0 and port[dst, L.P_SLOTTED]:
+            inputs.setdefault(dst, []).append(ch)
+    for p, chans in inputs.items():
+        most = sum(port[p, L.P_CELL_NS] // port[channels.src[ch], L.P_CELL_NS] + 1 for ch in chans)
+        if most + 1 > margin:
+            continue
+        port[p, L.P_PULL_HEAD] = chans[0] + 1
+        for ch, nxt in zip(chans, chans[1:]):
+            channels.pull_next[ch] = nxt + 1
 
 
 def cell_sizes(run: m.Run, routes: CellRoutes, rings: Rings, vcs: VcTables, port: np.ndarray,
@@ -169,6 +189,7 @@ def compile_cells(run: m.Run, growth: Growth) -> Compiled:
     rings = ring_sizes(run, routes, margins, growth)
     ports = port_tables(run, routes, rings)
     vcs = vc_tables(run, routes)
+    pull_lists(ports.port, vcs.channels, margins.pending)
     sizes = cell_sizes(run, routes, rings, vcs, ports.port, margins, growth)
     traced = list(run.trace.ports)
     check_memory(sizes, len(run.connections),

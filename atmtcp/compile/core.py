@@ -62,13 +62,16 @@ class Growth:
         return max([self.cells, self.packets, self.heap, *self.rings.values(), *self.pending.values()])
 
 
-HEAP_MARGIN = 16
+PEND_MARGIN = 33
+"""Pending arrivals one event can add to a slotted port: one by an arrival event of its own (a burst
+enters only its host's NIC, never slotted), or, at a slot end, the cells it takes from the input
+channels it pulls (:func:`atmtcp.kernel.held_ports.pull_arrivals`); a port pulls its inputs only
+while the most they can bring in one slot fits (:func:`atmtcp.compile.cells.pull_lists`)."""
+HEAP_MARGIN = 16 + PEND_MARGIN - 1
 """Heap entries one event can add, at most: the heads of the (at most two) channels it fills
 from empty (a burst goes down one VC), a few retransmission and delayed-ACK timer entries
-(each re-armed only to an earlier deadline), one port event, one sample."""
-PEND_MARGIN = 2
-"""Pending arrivals one event can add to a slotted port: one (a cell reaches a switch port by a
-channel event of its own; a burst enters only its host's NIC, never slotted)."""
+(each re-armed only to an earlier deadline), one port event, one sample; and, when a slotted port
+falls idle, the heads of the channels it pulled, at most ``PEND_MARGIN - 1`` of them."""
 
 
 @dataclass
@@ -191,17 +194,21 @@ class Channels:
         self.ids: dict[tuple, int] = {}
         self.dst: list[int] = []
         self.cdv: list[int] = []
+        self.src: list[int] = []
+        self.pull_next: dict[int, int] = {}
 
-    def add(self, dst: int, cdv: int = 0) -> int:
-        """A new channel to kernel port ``dst`` (-1: none) with delay variation ``cdv`` (ns)."""
+    def add(self, dst: int, cdv: int = 0, src: int = -1) -> int:
+        """A new channel from kernel port ``src`` to kernel port ``dst`` (-1: none) with delay
+        variation ``cdv`` (ns)."""
         self.dst.append(dst)
         self.cdv.append(cdv)
+        self.src.append(src)
         return len(self.dst) - 1
 
-    def shared(self, key: tuple, dst: int, cdv: int = 0) -> int:
+    def shared(self, key: tuple, dst: int, cdv: int = 0, src: int = -1) -> int:
         """The channel named ``key``, added at its first use."""
         if key not in self.ids:
-            self.ids[key] = self.add(dst, cdv)
+            self.ids[key] = self.add(dst, cdv, src)
         return self.ids[key]
 
     def table(self) -> np.ndarray:
@@ -209,6 +216,8 @@ class Channels:
         chan = np.zeros((len(self.dst), L.CH_NFIELDS), np.int64)
         chan[:, L.CH_DST_PORT] = self.dst
         chan[:, L.CH_CDV_NS] = self.cdv
+        for ch, nxt in self.pull_next.items():
+            chan[ch, L.CH_PULL_NEXT] = nxt
         return chan
 
 

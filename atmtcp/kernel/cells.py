@@ -9,7 +9,8 @@ port and only complete packets are put on the VC's delivery channel.
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
-    ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_HEAD, CH_LAST_T, CH_LEN, CH_TAIL,
+    ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_FREE, CH_HEAD, CH_LAST_T, CH_LEN,
+    CH_DST_PORT, CH_PARKED, CH_PARKED_OUT, CH_TAIL, P_PULL_CAND, P_PULL_LB,
     CELL_GAP, CELL_HOP, CELL_IDX, CELL_LEFT, CELL_NEXT, CELL_PKT, CELL_SEQ, CELL_TIME, CELL_VC, EV_CHANNEL,
     G_CELL_FREE, G_CELL_FRESH, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_FRESH,
     G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
@@ -110,7 +111,10 @@ def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
     cell[e, CELL_LEFT] = left
     if chan[ch, CH_LEN] == 0:
         chan[ch, CH_HEAD] = e
-        heap_push(S, time, seq, EV_CHANNEL, ch)
+        if chan[ch, CH_PARKED] == CH_FREE:
+            heap_push(S, time, seq, EV_CHANNEL, ch)
+        else:  # its slotted port takes it at a slot end (held_ports.pull_arrivals)
+            note_pulled_head(S, ch, time)
     else:
         cell[nonneg(chan[ch, CH_TAIL]), CELL_NEXT] = e
     chan[ch, CH_TAIL] = e
@@ -176,7 +180,7 @@ def channel_take(S, ch):
         cell[e, CELL_SEQ] = seq
         cell[e, CELL_IDX] = idx + 1
         cell[e, CELL_LEFT] = left - 1
-        heap_replace_top(S, time, seq)
+        leave_heap_or_rekey(S, ch, time, seq)
     else:
         channel_pop(S, ch)
         free_record(S, e)
@@ -193,10 +197,36 @@ def channel_pop(S, ch):
     chan[ch, CH_LEN] -= 1
     if chan[ch, CH_LEN] > 0:
         head = nonneg(chan[ch, CH_HEAD])
-        heap_replace_top(S, cell[head, CELL_TIME], cell[head, CELL_SEQ])
+        leave_heap_or_rekey(S, ch, cell[head, CELL_TIME], cell[head, CELL_SEQ])
     else:
         heap_pop(S)
+        if chan[ch, CH_PARKED] != CH_FREE:
+            chan[ch, CH_PARKED] = CH_PARKED_OUT
     return e
+
+
+@jit_inline_ir
+def leave_heap_or_rekey(S, ch, time, seq):
+    """Channel ``ch``'s head event (the heap's top) was taken and an entry keyed ``(time, seq)`` is its
+    head now: re-key the event, or, on a channel its slotted port pulls, take it out of the heap, from
+    where the port takes the entries at its slot ends (:func:`atmtcp.kernel.held_ports.pull_arrivals`)."""
+    chan = itab(S, T_CHAN)
+    if chan[ch, CH_PARKED] == CH_FREE:
+        heap_replace_top(S, time, seq)
+    else:
+        heap_pop(S)
+        chan[ch, CH_PARKED] = CH_PARKED_OUT
+        note_pulled_head(S, ch, time)
+
+
+@jit_inline_ir
+def note_pulled_head(S, ch, time):
+    """Pulled channel ``ch`` has a new head at ``time`` that its port did not take: lower the port's bound
+    on its other channels' heads (``P_PULL_LB``), unless ``ch`` is the candidate, whose head it reads."""
+    port = itab(S, T_PORT)
+    p = nonneg(itab(S, T_CHAN)[ch, CH_DST_PORT])
+    if port[p, P_PULL_CAND] != ch + 1 and time < port[p, P_PULL_LB]:
+        port[p, P_PULL_LB] = time
 
 
 @jit_inline_ir

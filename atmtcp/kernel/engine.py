@@ -1,6 +1,6 @@
 """The main loop: pop the earliest event, dispatch it, until the end time."""
 from .heap import heap_pop, heap_push, next_seq
-from .state import itab, ivec, T_APP, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_TIME, T_PKT, T_PORT, T_VC
+from .state import itab, ivec, T_APP, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME, T_PKT, T_PORT, T_VC
 from .jit import jit, jit_inline
 from .layout import (
     APP_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
@@ -117,6 +117,7 @@ def run_until_end(owned):
         schedule_start(S)
     h_id = ivec(S, T_H_ID)
     h_kind = ivec(S, T_H_KIND)
+    h_seq = ivec(S, T_H_SEQ)
     h_time = ivec(S, T_H_TIME)
     port = itab(S, T_PORT)
     end = g[G_END]
@@ -129,9 +130,10 @@ def run_until_end(owned):
         kind = h_kind[0]
         ident = h_id[0]
         if kind == EV_CHANNEL:
+            seq = h_seq[0]
             v, hop, k, idx = channel_take(S, ident)
             if idx >= 0:
-                admit_cell(S, v, hop, k, idx, t)
+                admit_cell(S, v, hop, k, idx, t, seq)
             else:
                 deliver_packet(S, v, hop, k, t)
         elif kind == EV_PORT:

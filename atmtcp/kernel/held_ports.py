@@ -36,20 +36,23 @@ A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell ind
 ``pv_front`` marks, per (port, VC) slot, the frame whose remaining cells the port drops: at the
 front (Frame-Front, packet index + 1) or on arrival (randomized PPD, packet serial + 1).
 """
-from .cells import drop_cell, forward_cell, port_decision
+from .cells import drop_cell, forward_cell, free_record, port_decision
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
-    ACCEPT, CAPTURED, DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_PORT, FRONT_FRAME, PKT_NCELLS, P_FRONT, G_STATUS,
+    ACCEPT, CAPTURED, CELL_GAP, CELL_HOP, CELL_IDX, CELL_LEFT, CELL_NEXT, CELL_PKT, CELL_SEQ, CELL_TIME, CELL_VC,
+    CH_FREE, CH_HEAD, CH_LEN, CH_PARKED, CH_PARKED_IN_HEAP, CH_PARKED_OUT, CH_PULL_NEXT,
+    DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_CHANNEL, EV_PORT, FRONT_FRAME, PKT_NCELLS, P_FRONT, G_STATUS,
     G_STATUS_ARG, PKT_SERIAL, P_ACTIVE_VCS, P_CELL_NS, P_CELLS_IN, P_POLICY, PPD, PV_NORMAL,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
-    P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SLOT_END, PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
+    INFINITE, P_PULL_CAND, P_PULL_HEAD, P_PULL_LB, P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SEQ, PE_SLOT_END, PE_TIME, PE_VC, PEND_FULL, PEND_LOW, RING_FULL,
+    RING_LOW,
 )
 from .rings import ring_offset
 from .rng import random_below
 from .state import (
-    itab, ivec, nonneg, T_G, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
+    itab, ivec, nonneg, T_CELL, T_CHAN, T_G, T_H_SEQ, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
     T_VC_PV,
 )
 
@@ -90,22 +93,33 @@ def reschedule_port_event(S, p, at):
     heap_replace_top(S, at, next_seq(S))
 
 
+@jit_inline_ir
+def room_for_one(S, p, n, low_at, capacity, full, low):
+    """Whether a list of port ``p`` holding ``n`` entries (its ring or its pending list: the port's columns
+    ``low_at`` and ``capacity``) takes one more. A full list sets status ``full`` (a margin too small: a
+    bug); one at its low mark sets ``low``, which stops the run after this event so that Python grows it."""
+    g = ivec(S, T_G)
+    port = itab(S, T_PORT)
+    if n >= port[p, low_at]:
+        if n == port[p, capacity]:
+            g[G_STATUS] = full
+            g[G_STATUS_ARG] = p
+            return False
+        g[G_STATUS] |= low
+    return True
+
+
 @jit_inline
 def enqueue(S, p, v, hop, k, idx):
     """Append a cell at the tail of port ``p``; False (status set) if the ring is full. An
     infinite buffer's ring that reaches ``P_RING_LOW_AT`` stops the run after this event."""
-    g = ivec(S, T_G)
     port = itab(S, T_PORT)
     pv_count = ivec(S, T_PV_COUNT)
     ring_cell = ivec(S, T_RING_CELL)
     pv = nonneg(itab(S, T_VC_PV)[v, hop])
     n = port[p, P_RING_LEN]
-    if n >= port[p, P_RING_LOW_AT]:
-        if n == port[p, P_RING_CAP]:
-            g[G_STATUS] = RING_FULL
-            g[G_STATUS_ARG] = p
-            return False
-        g[G_STATUS] |= RING_LOW
+    if not room_for_one(S, p, n, P_RING_LOW_AT, P_RING_CAP, RING_FULL, RING_LOW):
+        return False
     slot = ring_slot(S, p, n)
     ivec(S, T_RING_PV)[slot] = pv
     ring_cell[slot] = pack_cell(k, hop, idx)
@@ -268,33 +282,148 @@ def accept_held(S, p, v, hop, k, idx, t):
 
 
 @jit_inline
-def admit_held(S, p, v, hop, k, idx, t):
-    """A cell arrives at held port ``p``: a slotted port keeps it for the slot's end; else it
-    is decided at once, and an idle port starts transmitting it."""
+def pend_insert(S, p, v, cell, time, seq):
+    """Put an arrival at slotted port ``p`` (VC ``v``, packed ``cell``, event key ``(time, seq)``) on its
+    pending list, in key order: the order in which arrival events would have put it there. False (status
+    set) if the list is full; a list that reaches ``P_PEND_LOW_AT`` stops the run after this event."""
+    pend = itab(S, T_PEND)
+    port = itab(S, T_PORT)
+    n = port[p, P_PEND_LEN]
+    if not room_for_one(S, p, n, P_PEND_LOW_AT, P_PEND_CAP, PEND_FULL, PEND_LOW):
+        return False
+    base = port[p, P_PEND_BASE]
+    row = base + n
+    while row > base and (pend[row - 1, PE_TIME] > time or (pend[row - 1, PE_TIME] == time and pend[row - 1, PE_SEQ] > seq)):
+        for f in range(PE_NFIELDS):
+            pend[row, f] = pend[row - 1, f]
+        row -= 1
+    cell_ns = port[p, P_CELL_NS]
+    pend[row, PE_VC] = v
+    pend[row, PE_CELL] = cell
+    pend[row, PE_SLOT_END] = (time // cell_ns + 1) * cell_ns
+    pend[row, PE_TIME] = time
+    pend[row, PE_SEQ] = seq
+    port[p, P_PEND_LEN] = n + 1
+    return True
+
+
+@jit_inline
+def park_inputs(S, p, parked):
+    """Slotted port ``p`` starts (``parked`` true) or stops pulling its input channels at its slot ends
+    (:func:`pull_arrivals`). Starting, a channel with entries keeps its head event in the heap until
+    that event comes (CH_PARKED_IN_HEAP); stopping, a channel whose head left the heap puts it back,
+    keyed as before, so that the heap holds what it would have held had the port never pulled."""
+    chan = itab(S, T_CHAN)
+    cell = itab(S, T_CELL)
+    port = itab(S, T_PORT)
+    port[p, P_PULL_CAND] = 0
+    port[p, P_PULL_LB] = INFINITE
+    link = port[p, P_PULL_HEAD]
+    while link != 0:
+        ch = nonneg(link - 1)
+        if parked:
+            chan[ch, CH_PARKED] = CH_PARKED_IN_HEAP if chan[ch, CH_LEN] > 0 else CH_PARKED_OUT
+        else:
+            if chan[ch, CH_PARKED] == CH_PARKED_OUT and chan[ch, CH_LEN] > 0:
+                head = nonneg(chan[ch, CH_HEAD])
+                heap_push(S, cell[head, CELL_TIME], cell[head, CELL_SEQ], EV_CHANNEL, ch)
+            chan[ch, CH_PARKED] = CH_FREE
+        link = chan[ch, CH_PULL_NEXT]
+
+
+@jit_inline
+def take_pulled(S, p, ch, time, seq):
+    """Take the head of pulled channel ``ch``, keyed ``(time, seq)``, onto slotted port ``p``'s pending
+    list, as :func:`atmtcp.kernel.cells.channel_take` and an arrival event would have. False if the
+    list was full (status set)."""
+    chan = itab(S, T_CHAN)
+    cell = itab(S, T_CELL)
+    e = nonneg(chan[ch, CH_HEAD])
+    v = nonneg(cell[e, CELL_VC])
+    packed = pack_cell(cell[e, CELL_PKT], cell[e, CELL_HOP], cell[e, CELL_IDX])
+    left = cell[e, CELL_LEFT]
+    if left > 0:  # a train: its next cell, one gap and one sequence number later, stays the head
+        cell[e, CELL_TIME] = time + cell[e, CELL_GAP]
+        cell[e, CELL_SEQ] = seq + 1
+        cell[e, CELL_IDX] += 1
+        cell[e, CELL_LEFT] = left - 1
+    else:
+        chan[ch, CH_HEAD] = cell[e, CELL_NEXT]
+        chan[ch, CH_LEN] -= 1
+        free_record(S, e)
+    return pend_insert(S, p, v, packed, time, seq)
+
+
+@jit
+def scan_pulled(S, p, t, seq):
+    """Find the earliest head of slotted port ``p``'s pulled channels: make its channel the candidate and
+    the earliest head time among the others the bound (``P_PULL_CAND``, ``P_PULL_LB``); take it if it
+    is keyed before ``(t, seq)``. True if a cell was taken (then look again)."""
+    chan = itab(S, T_CHAN)
+    cell = itab(S, T_CELL)
+    port = itab(S, T_PORT)
+    best = -1
+    best_time = INFINITE
+    best_seq = 0
+    second = INFINITE
+    link = port[p, P_PULL_HEAD]
+    while link != 0:
+        ch = nonneg(link - 1)
+        if chan[ch, CH_PARKED] == CH_PARKED_OUT and chan[ch, CH_LEN] > 0:
+            e = nonneg(chan[ch, CH_HEAD])
+            time = cell[e, CELL_TIME]
+            if best < 0 or time < best_time or (time == best_time and cell[e, CELL_SEQ] < best_seq):
+                second = min(second, best_time)
+                best, best_time, best_seq = ch, time, cell[e, CELL_SEQ]
+            else:
+                second = min(second, time)
+        link = chan[ch, CH_PULL_NEXT]
+    port[p, P_PULL_CAND] = best + 1
+    port[p, P_PULL_LB] = second
+    if best < 0 or not (best_time < t or (best_time == t and best_seq < seq)):
+        return False
+    return take_pulled(S, p, nonneg(best), best_time, best_seq)
+
+
+@jit_inline
+def pull_arrivals(S, p, t, seq):
+    """Slotted port ``p``'s event keyed ``(t, seq)``: take from its pulled input channels, earliest key
+    first, every entry keyed before it onto the pending list, as their arrival events would have put
+    them there (an arrival at a busy slotted port only joins the list). A pulled channel's entries have
+    no events: in a congested slotted port those were half of the run's events. The candidate's head is
+    taken without a look at the others while it is due and earlier than the bound on theirs
+    (``P_PULL_LB``); else :func:`scan_pulled` looks at every pulled channel."""
+    chan = itab(S, T_CHAN)
+    cell = itab(S, T_CELL)
+    port = itab(S, T_PORT)
+    while True:
+        cand = port[p, P_PULL_CAND] - 1
+        if cand >= 0 and chan[cand, CH_LEN] > 0:
+            e = nonneg(chan[cand, CH_HEAD])
+            time = cell[e, CELL_TIME]
+            if time < port[p, P_PULL_LB] and (time < t or (time == t and cell[e, CELL_SEQ] < seq)):
+                if not take_pulled(S, p, nonneg(cand), time, cell[e, CELL_SEQ]):
+                    return
+                continue
+        if port[p, P_PULL_LB] > t or not scan_pulled(S, p, t, seq):
+            return
+
+
+@jit_inline
+def admit_held(S, p, v, hop, k, idx, t, seq):
+    """A cell arrives at held port ``p`` by the event keyed ``(t, seq)``: a slotted port keeps it for
+    the slot's end (and, if idle, starts pulling its inputs); else it is decided at once, and an idle
+    port starts transmitting it."""
     p = nonneg(p)
     v = nonneg(v)
     hop = nonneg(hop)
     k = nonneg(k)
-    g = ivec(S, T_G)
-    pend = itab(S, T_PEND)
     port = itab(S, T_PORT)
     if port[p, P_SLOTTED] != 0:
-        n = port[p, P_PEND_LEN]
-        if n >= port[p, P_PEND_LOW_AT]:
-            if n == port[p, P_PEND_CAP]:
-                g[G_STATUS] = PEND_FULL
-                g[G_STATUS_ARG] = p
-                return
-            g[G_STATUS] |= PEND_LOW
-        cell_ns = port[p, P_CELL_NS]
-        slot_end = (t // cell_ns + 1) * cell_ns
-        row = port[p, P_PEND_BASE] + n
-        pend[row, PE_VC] = v
-        pend[row, PE_CELL] = pack_cell(k, hop, idx)
-        pend[row, PE_SLOT_END] = slot_end
-        port[p, P_PEND_LEN] = n + 1
-        if port[p, P_EVENT_AT] < 0:
-            schedule_port_event(S, p, slot_end)
+        if pend_insert(S, p, v, pack_cell(k, hop, idx), t, seq) and port[p, P_EVENT_AT] < 0:
+            cell_ns = port[p, P_CELL_NS]
+            schedule_port_event(S, p, (t // cell_ns + 1) * cell_ns)
+            park_inputs(S, p, True)
         return
     if accept_held(S, p, v, hop, k, idx, t) and port[p, P_EVENT_AT] < 0:
         schedule_port_event(S, p, t + port[p, P_CELL_NS])
@@ -364,6 +493,7 @@ def end_of_slot(S, p, t):
         reschedule_port_event(S, p, pend[base, PE_SLOT_END])
     else:
         heap_pop(S)
+        park_inputs(S, p, False)
 
 
 @jit_inline
@@ -375,6 +505,8 @@ def port_event(S, p, t):
     port = itab(S, T_PORT)
     port[p, P_EVENT_AT] = -1
     slotted = port[p, P_SLOTTED] != 0
+    if slotted:
+        pull_arrivals(S, p, t, ivec(S, T_H_SEQ)[0])
     if not slotted or port[p, P_QUEUE] > 0:
         send_head(S, p, t)  # one call site for both: it inlines the forwarding of a cell
     if slotted:

@@ -198,7 +198,14 @@ P_HANDOVER_AT = 40        # ns: a traced NIC's latest handover of a packet after
 P_ROUTED_VCS = 41         # count: > 0: Selective Drop and FBA count this many VCs as active (every data VC
                           #   routed through the port, DropPolicy.active_vcs = "routed"); 0: P_ACTIVE_VCS
                           #   (goyal1998 4.2)
-P_NFIELDS = 42
+P_PULL_HEAD = 42          # row of chan + 1: the first channel a slotted port pulls at its slot ends (its input
+                          #   channels without delay variation, linked by CH_PULL_NEXT); 0: it pulls none
+                          #   (held_ports.pull_arrivals)
+P_PULL_CAND = 43          # row of chan + 1: the pulled channel whose head is checked first at a slot end (the one
+                          #   last pulled from; a NIC's train brings one cell a slot); 0: none
+P_PULL_LB = 44            # ns: at most the head time of every other pulled channel (INFINITE: none), so that a slot
+                          #   end whose candidate is due before it, or that nothing can reach, scans no channel
+P_NFIELDS = 45
 
 DROP_COLUMNS = (P_DROP_OVERFLOW, P_DROP_THRESHOLD, P_DROP_PARTIAL, P_DROP_PERVC)
 DROP_REASON_NAMES = ("overflow", "threshold", "partial_packet", "per_vc")
@@ -213,7 +220,9 @@ PF_NFIELDS = 3
 PE_VC = 0                 # row of vc: the arriving cell's VC
 PE_CELL = 1               # packed: packet << 24 | hop << 16 | cell index (held_ports.pack_cell)
 PE_SLOT_END = 2           # ns: the end of the slot the cell arrived in, when it is decided
-PE_NFIELDS = 3
+PE_TIME = 3               # ns: the arrival's time, its event key with PE_SEQ: the list is kept in key order
+PE_SEQ = 4                # count: the arrival's sequence number (its channel entry's CELL_SEQ)
+PE_NFIELDS = 5
 
 # === table ``chan``: a channel, a FIFO of cells or packets between two kernel stages (int64) =========
 CH_HEAD = 0               # row of cell: the first entry (valid while CH_LEN > 0)
@@ -223,7 +232,12 @@ CH_DST_PORT = 3           # row of port: the port at the channel's end; -1: a de
                           #   the kernel)
 CH_CDV_NS = 4             # ns: bound of the cell delay variation added to each entry; 0: none
 CH_LAST_T = 5             # ns: time of the latest entry pushed, which keeps the channel FIFO when delays vary
-CH_NFIELDS = 6
+CH_PULL_NEXT = 6          # row of chan + 1: the next channel on its slotted port's pull list (P_PULL_HEAD); 0: the
+                          #   last
+CH_PARKED = 7             # code: CH_FREE: the channel's head is in the event heap while it has entries; while its
+                          #   slotted port pulls it: CH_PARKED_IN_HEAP (its head is still in the heap, put there
+                          #   before) or CH_PARKED_OUT (not in the heap: the port takes its entries at slot ends)
+CH_NFIELDS = 8
 
 # === table ``cell``: a cell or packet-delivery record of the pool (int64) ============================
 # A record is one cell, one whole packet (CELL_IDX < 0), or a train (atmtcp.kernel.cells.channel_push_train):
@@ -489,6 +503,11 @@ NO_FRONT = 0              # none: the policy decides at a full buffer
 FRONT_CELL = 1            # Cell-Front: the arriving cell enters and the cell at the front is dropped
 FRONT_FRAME = 2           # Frame-Front: likewise, and the rest of that frame as it reaches the head
 FRONT_DROP_NAMES = ("none", "cell", "frame")
+
+# === codes: whether a channel's head is in the event heap (CH_PARKED; held_ports.pull_arrivals) ========
+CH_FREE = 0               # its head is in the heap while it has entries: each entry arrives by an event
+CH_PARKED_IN_HEAP = 1     # its slotted port pulls it, but its head event, put in the heap before, is still there
+CH_PARKED_OUT = 2         # its slotted port pulls it: its entries have no events
 
 # === codes: a VC's packet state at a port (table pv_state) ===========================================
 PV_NORMAL = 0

@@ -138,14 +138,15 @@ def ring_push(S, p, pv, t):
 
 
 @jit_inline
-def admit_cell(S, v, hop, k, idx, t):
-    """Cell ``idx`` of packet ``k`` of VC ``v`` arrives at the port of hop ``hop`` at ``t``."""
+def admit_cell(S, v, hop, k, idx, t, seq):
+    """Cell ``idx`` of packet ``k`` of VC ``v`` arrives at the port of hop ``hop`` by the event keyed
+    ``(t, seq)``."""
     port = itab(S, T_PORT)
     vc_port = itab(S, T_VC_PORT)
     hop = nonneg(hop)
     p = nonneg(vc_port[v, hop])
     if port[p, P_HELD] != 0:
-        admit_held(S, p, v, hop, k, idx, t)
+        admit_held(S, p, v, hop, k, idx, t, seq)
     else:
         admit_lazy(S, p, v, hop, k, idx, t)
 

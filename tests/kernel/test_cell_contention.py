@@ -2,6 +2,7 @@
 runs: randomized tail drop (lakshman 3), slotted switch ports, ATM over SONET (goyal1998
 3.2), cell delay variation. Each is off by default and seeded from ``Run.seed``."""
 import dataclasses
+import itertools
 from collections import Counter
 
 import numpy as np
@@ -19,6 +20,11 @@ from atmtcp.kernel.rng import random_below, random_u64, splitmix64_reference
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_network
 
 from test_invariants import check_invariants
+
+
+ARRIVAL_SEQ = itertools.count()
+"""Sequence numbers of the arrivals these tests hand to ``admit_held`` directly, in the order of the calls (as the
+event loop would give them)."""
 
 
 def small_run(n=3, buffer=8, seed=0, duration=0.01, **port_options):
@@ -159,7 +165,7 @@ def test_slot_arrivals_wait_for_the_slot_end():
     """A cell arriving during a slot is decided at the slot's end, not on arrival."""
     compiled, K, p = slotted_port(buffer=4)
     T = int(compiled.state.port[p, L.P_CELL_NS])
-    admit_held(K, p, 0, 1, alloc_packet(K, 0, 0, 0, 1), 0, 3 * T + 5)
+    admit_held(K, p, 0, 1, alloc_packet(K, 0, 0, 0, 1), 0, 3 * T + 5, next(ARRIVAL_SEQ))
     assert compiled.state.port[p, L.P_QUEUE] == 0 and compiled.state.port[p, L.P_PEND_LEN] == 1
     assert compiled.state.port[p, L.P_EVENT_AT] == 4 * T
     port_event(K, p, 4 * T)
@@ -175,10 +181,10 @@ def test_slot_serves_first_then_admits_in_random_order():
     for seed in range(400):
         compiled, K, p = slotted_port(buffer=1, seed=seed)
         T = int(compiled.state.port[p, L.P_CELL_NS])
-        admit_held(K, p, 4, 1, alloc_packet(K, 4, 0, 0, 1), 0, 0)
+        admit_held(K, p, 4, 1, alloc_packet(K, 4, 0, 0, 1), 0, 0, next(ARRIVAL_SEQ))
         port_event(K, p, T)  # VC 4's cell enters service
-        admit_held(K, p, 0, 1, alloc_packet(K, 0, 0, 0, 1), 0, 2 * T)  # arrives as VC 4's cell departs
-        admit_held(K, p, 2, 1, alloc_packet(K, 2, 0, 0, 1), 0, 2 * T + T // 2)
+        admit_held(K, p, 0, 1, alloc_packet(K, 0, 0, 0, 1), 0, 2 * T, next(ARRIVAL_SEQ))  # arrives as VC 4's cell departs
+        admit_held(K, p, 2, 1, alloc_packet(K, 2, 0, 0, 1), 0, 2 * T + T // 2, next(ARRIVAL_SEQ))
         port_event(K, p, 2 * T)  # slot 1 ends: VC 4 leaves; the arrivals of slot 2 wait
         assert compiled.state.port[p, L.P_QUEUE] == 0
         port_event(K, p, 3 * T)
@@ -197,8 +203,8 @@ def test_slot_keeps_each_vc_in_order():
         k0 = alloc_packet(K, 0, 0, 0, 3)
         k2 = alloc_packet(K, 2, 0, 0, 3)
         for idx in range(3):
-            admit_held(K, p, 0, 1, k0, idx, 10 + idx)
-            admit_held(K, p, 2, 1, k2, idx, 11 + idx)
+            admit_held(K, p, 0, 1, k0, idx, 10 + idx, next(ARRIVAL_SEQ))
+            admit_held(K, p, 2, 1, k2, idx, 11 + idx, next(ARRIVAL_SEQ))
         port_event(K, p, T)
         cells = held_cells(compiled, p)
         for v in (0, 2):
