@@ -120,7 +120,8 @@ def vc_tables(run: m.Run, routes: CellRoutes) -> VcTables:
             if h + 1 < len(hops):
                 t.vc_delay[v, h] = delays[h]
                 nxt = index[hops[h + 1]]
-                t.vc_chan[v, h] = t.channels.shared((index[name], nxt, delays[h], cdvs[h]), nxt, cdvs[h], index[name])
+                key = (index[name], nxt, delays[h], cdvs[h])
+                t.vc_chan[v, h] = t.channels.shared(key, nxt, cdvs[h], index[name])
         vc_row(t.vc[v], run, c, is_ack, tail, t.channels.add(-1, tail_cdv))
         t.vc[v, L.V_NHOPS] = len(hops)
         t.vc[v, L.V_RESYNC] = int(run.aal5.delineation == "packet")

@@ -29,7 +29,9 @@ port this path instead (``P_HELD``):
   admits the slot's arrivals in a random order (the cells of one VC keep their order), so
   that when one place is freed each arrival of the slot is equally likely to take it.
   lakshman section 3: "The links connected to the switch output port operate in a slotted
-  manner"; open slotted cell-level simulators resolve contention the same way.
+  manner"; open slotted cell-level simulators resolve contention the same way. While it is busy,
+  a slotted port takes its input channels' cells itself at its slot ends (:func:`pull_arrivals`)
+  instead of receiving each by an arrival event: the same cells, in the same order, in fewer events.
 
 All random choices draw from the run's seeded stream (:mod:`atmtcp.kernel.rng`).
 A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell index)``.
@@ -46,14 +48,14 @@ from .layout import (
     G_STATUS_ARG, PKT_SERIAL, P_ACTIVE_VCS, P_CELL_NS, P_CELLS_IN, P_POLICY, PPD, PV_NORMAL,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
-    INFINITE, P_PULL_CAND, P_PULL_HEAD, P_PULL_LB, P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SEQ, PE_SLOT_END, PE_TIME, PE_VC, PEND_FULL, PEND_LOW, RING_FULL,
-    RING_LOW,
+    INFINITE, P_PULL_CAND, P_PULL_HEAD, P_PULL_LB, P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SEQ, PE_SLOT_END, PE_TIME,
+    PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
 )
 from .rings import ring_offset
 from .rng import random_below
 from .state import (
-    itab, ivec, nonneg, T_CELL, T_CHAN, T_G, T_H_SEQ, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE, T_PV_VC, T_RING_CELL, T_RING_PV,
-    T_VC_PV,
+    itab, ivec, nonneg, T_CELL, T_CHAN, T_G, T_H_SEQ, T_PEND, T_PKT, T_PORT, T_PV_COUNT, T_PV_FRONT, T_PV_STATE,
+    T_PV_VC, T_RING_CELL, T_RING_PV, T_VC_PV,
 )
 
 
@@ -293,7 +295,8 @@ def pend_insert(S, p, v, cell, time, seq):
         return False
     base = port[p, P_PEND_BASE]
     row = base + n
-    while row > base and (pend[row - 1, PE_TIME] > time or (pend[row - 1, PE_TIME] == time and pend[row - 1, PE_SEQ] > seq)):
+    while row > base and (pend[row - 1, PE_TIME] > time
+                          or (pend[row - 1, PE_TIME] == time and pend[row - 1, PE_SEQ] > seq)):
         for f in range(PE_NFIELDS):
             pend[row, f] = pend[row - 1, f]
         row -= 1
