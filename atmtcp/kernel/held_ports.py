@@ -338,7 +338,8 @@ def park_inputs(S, p, parked):
 def take_pulled(S, p, ch, time, seq):
     """Take the head of pulled channel ``ch``, keyed ``(time, seq)``, onto slotted port ``p``'s pending
     list, as :func:`atmtcp.kernel.cells.channel_take` and an arrival event would have. False if the
-    list was full (status set)."""
+    list was full (status set). The train's step and the record's release repeat ``channel_take``'s: one
+    function for both, tried, cost the rows without a slotted port 3-5 % more instructions (NOTES.md)."""
     chan = itab(S, T_CHAN)
     cell = itab(S, T_CELL)
     e = nonneg(chan[ch, CH_HEAD])
