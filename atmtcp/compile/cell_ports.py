@@ -34,7 +34,7 @@ class PortSpec:
     @property
     def held(self) -> bool:
         """The port holds its cells (:mod:`atmtcp.kernel.held_ports`)."""
-        return self.config.slotted or self.config.randomized_tail or self.config.drop_from_front != "none"
+        return self.config.randomized_tail or self.config.drop_from_front != "none"
 
 
 def port_specs(network: m.Network) -> dict[str, PortSpec]:
@@ -210,7 +210,7 @@ def port_tables(run: m.Run, routes: CellRoutes, rings: Rings) -> PortTables:
         port[i, L.P_RING_CAP] = rings.ring_cap[i]
         port[i, L.P_TRACE] = traced.index(name) + 1 if name in traced else 0
         write_held(port, i, spec, routes.fan_in[name])
-        port[i, L.P_EVENT_AT] = -1
+        port[i, L.P_EVENT_AT] = L.INFINITE if port[i, L.P_HELD] == L.SLOT_ENDS else -1
         if spec.config.slotted:
             port[i, L.P_PEND_BASE] = pend_rows
             port[i, L.P_PEND_CAP] = rings.pend_cap[i]
@@ -237,7 +237,7 @@ def write_drop_policy(port: np.ndarray, portf: np.ndarray, i: int, policy: m.Dro
 def write_held(port: np.ndarray, i: int, spec: PortSpec, fan_in: int) -> None:
     """Port ``i``'s columns of a held port (:mod:`atmtcp.kernel.held_ports`): held, slotted, drop
     from front, and its fan-in for randomized tail drop (else its ``fan_in`` input ports)."""
-    port[i, L.P_HELD] = int(spec.held)
+    port[i, L.P_HELD] = L.HELD_CELLS if spec.held else L.SLOT_ENDS if spec.config.slotted else 0
     port[i, L.P_SLOTTED] = int(spec.config.slotted)
     port[i, L.P_FRONT] = m.FRONT_DROPS.index(spec.config.drop_from_front)
     if spec.config.randomized_tail:

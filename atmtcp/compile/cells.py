@@ -146,6 +146,8 @@ def pull_lists(port: np.ndarray, channels: Channels, margin: int) -> None:
         port[p, L.P_PULL_HEAD] = chans[0] + 1
         for ch, nxt in zip(chans, chans[1:]):
             channels.pull_next[ch] = nxt + 1
+        if port[p, L.P_HELD] == L.SLOT_ENDS:  # pulls for good: its inputs never have events
+            channels.parked.update(chans)
 
 
 def cell_sizes(run: m.Run, routes: CellRoutes, rings: Rings, vcs: VcTables, port: np.ndarray,

@@ -196,6 +196,7 @@ class Channels:
         self.cdv: list[int] = []
         self.src: list[int] = []
         self.pull_next: dict[int, int] = {}
+        self.parked: set[int] = set()
 
     def add(self, dst: int, cdv: int = 0, src: int = -1) -> int:
         """A new channel from kernel port ``src`` to kernel port ``dst`` (-1: none) with delay
@@ -218,6 +219,8 @@ class Channels:
         chan[:, L.CH_CDV_NS] = self.cdv
         for ch, nxt in self.pull_next.items():
             chan[ch, L.CH_PULL_NEXT] = nxt
+        for ch in self.parked:
+            chan[ch, L.CH_PARKED] = L.CH_PARKED_OUT
         return chan
 
 

@@ -10,7 +10,7 @@ from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
     ACCEPT, CAPTURE, CAPTURED, CELL_POOL_FULL, CELLS_LOW, CH_CDV_NS, CH_FREE, CH_HEAD, CH_LAST_T, CH_LEN,
-    CH_DST_PORT, CH_PARKED, CH_PARKED_OUT, CH_TAIL, P_PULL_CAND, P_PULL_LB,
+    CH_DST_PORT, CH_PARKED, CH_PARKED_OUT, CH_TAIL, P_PULL_CAND, P_PULL_LB, P_CELL_NS, P_EVENT_AT, EV_PORT,
     CELL_GAP, CELL_HOP, CELL_IDX, CELL_LEFT, CELL_NEXT, CELL_PKT, CELL_SEQ, CELL_TIME, CELL_VC, EV_CHANNEL,
     G_CELL_FREE, G_CELL_FRESH, G_CELL_RESERVE, G_DROPLOG_LEN, G_DROPLOG_TRUNCATED, G_PKT_FREE, G_PKT_FRESH,
     G_PKT_RESERVE, G_PKT_SERIAL, G_SEQ,
@@ -227,6 +227,22 @@ def note_pulled_head(S, ch, time):
     p = nonneg(itab(S, T_CHAN)[ch, CH_DST_PORT])
     if port[p, P_PULL_CAND] != ch + 1 and time < port[p, P_PULL_LB]:
         port[p, P_PULL_LB] = time
+    if time < port[p, P_EVENT_AT] - port[p, P_CELL_NS]:  # due before the port's next slot end
+        earlier_slot_end(S, p, time)
+
+
+@jit
+def earlier_slot_end(S, p, time):
+    """A pulled channel of SLOT_ENDS port ``p`` has a head at ``time``, due before the port's next event
+    (``P_EVENT_AT``; INFINITE: none): schedule the end of its slot (the later event, if any, is dropped
+    when it comes: :func:`atmtcp.kernel.held_ports.lazy_slot_end`). Never for the other slotted ports,
+    whose event is at the next slot end while they pull. Not inlined: the cell path's copies of
+    :func:`note_pulled_head` stay small."""
+    port = itab(S, T_PORT)
+    cell_ns = port[p, P_CELL_NS]
+    at = (time // cell_ns + 1) * cell_ns
+    port[p, P_EVENT_AT] = at
+    heap_push(S, at, next_seq(S), EV_PORT, p)
 
 
 @jit_inline_ir

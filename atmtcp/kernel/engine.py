@@ -5,7 +5,7 @@ from .jit import jit, jit_inline
 from .layout import (
     APP_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
     EV_CHANNEL, EV_DELACK, EV_PORT, EV_RTO, EV_SAMPLE, EV_START, G_END, G_EVENTS,
-    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_SEQ, G_STATUS, PKT_PENDING, OK, P_HELD, V_CONN, V_IS_ACK,
+    G_HEAP_LEN, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_SEQ, G_STATUS, PKT_PENDING, OK, P_HELD, HELD_CELLS, V_CONN, V_IS_ACK,
     EV_APP, EV_EWA, EV_PRIORITY, EV_ROUTER, EV_STOP, INFINITE,
 )
 from .applications import close_connection, schedule_applications, switch_application
@@ -145,6 +145,6 @@ def run_until_end(owned):
         return g[G_STATUS]  # stopped between two events (*_LOW) or failed: the ports stay as they are
     g[G_NOW] = end
     for p in range(port.shape[0]):
-        if port[p, P_HELD] == 0:
+        if port[p, P_HELD] != HELD_CELLS:
             drain(S, p, end)
     return g[G_STATUS]

@@ -39,6 +39,7 @@ A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell ind
 front (Frame-Front, packet index + 1) or on arrival (randomized PPD, packet serial + 1).
 """
 from .cells import drop_cell, forward_cell, free_record, port_decision
+from .lazy_fifo import admit_lazy
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
@@ -48,7 +49,7 @@ from .layout import (
     G_STATUS_ARG, PKT_SERIAL, P_ACTIVE_VCS, P_CELL_NS, P_CELLS_IN, P_POLICY, PPD, PV_NORMAL,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
-    INFINITE, P_PULL_CAND, P_PULL_HEAD, P_PULL_LB, P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SEQ, PE_SLOT_END, PE_TIME,
+    INFINITE, SLOT_ENDS, P_HELD, P_PULL_CAND, P_PULL_HEAD, P_PULL_LB, P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SEQ, PE_SLOT_END, PE_TIME,
     PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
 )
 from .rings import ring_offset
@@ -338,8 +339,16 @@ def park_inputs(S, p, parked):
 def take_pulled(S, p, ch, time, seq):
     """Take the head of pulled channel ``ch``, keyed ``(time, seq)``, onto slotted port ``p``'s pending
     list, as :func:`atmtcp.kernel.cells.channel_take` and an arrival event would have. False if the
-    list was full (status set). The train's step and the record's release repeat ``channel_take``'s: one
-    function for both, tried, cost the rows without a slotted port 3-5 % more instructions (NOTES.md)."""
+    list was full (status set)."""
+    v, packed = take_pulled_head(S, ch, time, seq)
+    return pend_insert(S, p, v, packed, time, seq)
+
+
+@jit_inline
+def take_pulled_head(S, ch, time, seq):
+    """Take the head of pulled channel ``ch``, keyed ``(time, seq)``: its VC and packed cell. The train's
+    step and the record's release repeat :func:`atmtcp.kernel.cells.channel_take`'s: one function for
+    both, tried, cost the rows without a slotted port 3-5 % more instructions (NOTES.md)."""
     chan = itab(S, T_CHAN)
     cell = itab(S, T_CELL)
     e = nonneg(chan[ch, CH_HEAD])
@@ -355,7 +364,7 @@ def take_pulled(S, p, ch, time, seq):
         chan[ch, CH_HEAD] = cell[e, CELL_NEXT]
         chan[ch, CH_LEN] -= 1
         free_record(S, e)
-    return pend_insert(S, p, v, packed, time, seq)
+    return v, packed
 
 
 @jit
@@ -424,10 +433,14 @@ def admit_held(S, p, v, hop, k, idx, t, seq):
     k = nonneg(k)
     port = itab(S, T_PORT)
     if port[p, P_SLOTTED] != 0:
-        if pend_insert(S, p, v, pack_cell(k, hop, idx), t, seq) and port[p, P_EVENT_AT] < 0:
+        if pend_insert(S, p, v, pack_cell(k, hop, idx), t, seq):
             cell_ns = port[p, P_CELL_NS]
-            schedule_port_event(S, p, (t // cell_ns + 1) * cell_ns)
-            park_inputs(S, p, True)
+            slot_end = (t // cell_ns + 1) * cell_ns
+            if port[p, P_EVENT_AT] < 0:
+                schedule_port_event(S, p, slot_end)
+                park_inputs(S, p, True)
+            elif slot_end < port[p, P_EVENT_AT]:  # a SLOT_ENDS port's next event is later (lazy_slot_end)
+                schedule_port_event(S, p, slot_end)
         return
     if accept_held(S, p, v, hop, k, idx, t) and port[p, P_EVENT_AT] < 0:
         schedule_port_event(S, p, t + port[p, P_CELL_NS])
@@ -500,6 +513,88 @@ def end_of_slot(S, p, t):
         park_inputs(S, p, False)
 
 
+@jit_inline_ir
+def only_arrival(S, ch, t):
+    """Whether pulled channel ``ch`` brings exactly one cell in the slot that ends at ``t``: its head
+    arrives before ``t`` and the entry after it (the train's next cell, or the next record) at ``t`` or
+    later."""
+    chan = itab(S, T_CHAN)
+    cell = itab(S, T_CELL)
+    if chan[ch, CH_LEN] == 0:
+        return False
+    e = nonneg(chan[ch, CH_HEAD])
+    if cell[e, CELL_TIME] >= t:
+        return False
+    if cell[e, CELL_LEFT] > 0:
+        return cell[e, CELL_TIME] + cell[e, CELL_GAP] >= t
+    return chan[ch, CH_LEN] == 1 or cell[nonneg(cell[e, CELL_NEXT]), CELL_TIME] >= t
+
+
+@jit_inline
+def admit_slot_arrivals(S, p, t):
+    """Admit the pending arrivals of SLOT_ENDS port ``p`` whose slot ends at ``t``, in random order, as a
+    lazy FIFO port would; returns how many stay pending (for later slots)."""
+    port = itab(S, T_PORT)
+    pend = itab(S, T_PEND)
+    base = port[p, P_PEND_BASE]
+    n = port[p, P_PEND_LEN]
+    m = 0
+    while m < n and pend[base + m, PE_SLOT_END] <= t:
+        m += 1
+    order_slot_arrivals(S, p, m)
+    for i in range(m):
+        k, hop, idx = unpack_cell(pend[base + i, PE_CELL])
+        admit_lazy(S, p, pend[base + i, PE_VC], hop, k, idx, t)
+    for i in range(m, n):
+        for f in range(PE_NFIELDS):
+            pend[base + i - m, f] = pend[base + i, f]
+    port[p, P_PEND_LEN] = n - m
+    return n - m
+
+
+@jit_inline
+def lazy_slot_end(S, p, t):
+    """The end of a slot with arrivals at SLOT_ENDS port ``p`` (a slotted port without randomized tail
+    drop or drop from front): admit the slot's arrivals in random order as a lazy FIFO port would
+    (:func:`atmtcp.kernel.lazy_fifo.admit_lazy` at the slot's end, so each departs at a slot end), then
+    move the event to the end of the next slot with an arrival, pending or at the head of a pulled
+    channel, or drop it. An event whose time is not ``P_EVENT_AT`` was overtaken by an earlier one
+    (an arrival due before it) and is dropped."""
+    port = itab(S, T_PORT)
+    pend = itab(S, T_PEND)
+    if port[p, P_EVENT_AT] != t:
+        heap_pop(S)
+        return
+    port[p, P_EVENT_AT] = -1
+    chan = itab(S, T_CHAN)
+    cell = itab(S, T_CELL)
+    cand = port[p, P_PULL_CAND] - 1
+    base = port[p, P_PEND_BASE]
+    n = port[p, P_PEND_LEN]
+    alone = n == 0 and cand >= 0 and port[p, P_PULL_LB] >= t and only_arrival(S, cand, t)
+    if not alone:
+        pull_arrivals(S, p, t, ivec(S, T_H_SEQ)[0])
+        cand = port[p, P_PULL_CAND] - 1
+        n = admit_slot_arrivals(S, p, t)
+    else:  # the candidate's head is the slot's one arrival: admitted without the pending list
+        e = nonneg(chan[cand, CH_HEAD])
+        v, packed = take_pulled_head(S, cand, cell[e, CELL_TIME], cell[e, CELL_SEQ])
+        k, hop, idx = unpack_cell(packed)
+        admit_lazy(S, p, v, hop, k, idx, t)
+    cell_ns = port[p, P_CELL_NS]
+    due = pend[base, PE_SLOT_END] - cell_ns if n > 0 else INFINITE
+    if cand >= 0 and chan[cand, CH_LEN] > 0:
+        due = min(due, cell[nonneg(chan[cand, CH_HEAD]), CELL_TIME])
+    due = min(due, port[p, P_PULL_LB])
+    if due < t + cell_ns:  # due in the next slot (never before t): its end without a division
+        reschedule_port_event(S, p, t + cell_ns)
+    elif due < INFINITE:
+        reschedule_port_event(S, p, (due // cell_ns + 1) * cell_ns)
+    else:  # no event until a pulled channel has a head (cells.note_pulled_head) or an arrival by event
+        heap_pop(S)
+        port[p, P_EVENT_AT] = INFINITE
+
+
 @jit_inline
 def port_event(S, p, t):
     """The departure (or slot-end) event of held port ``p``. The event stays the heap's earliest
@@ -507,6 +602,9 @@ def port_event(S, p, t):
     re-keyed to the port's next event (:func:`reschedule_port_event`) or popped."""
     p = nonneg(p)
     port = itab(S, T_PORT)
+    if port[p, P_HELD] == SLOT_ENDS:
+        lazy_slot_end(S, p, t)
+        return
     port[p, P_EVENT_AT] = -1
     slotted = port[p, P_SLOTTED] != 0
     if slotted:

@@ -142,9 +142,13 @@ V_RESYNC = 16             # flag: 1: the receiving end knows each cell's packet 
 V_NFIELDS = 17
 
 # === table ``port``: an output port of an ATM switch or a host's NIC (int64) =========================
-P_HELD = 0                # flag: 1: the port holds its cells and schedules their departures (EV_PORT) instead
-                          #   of the lazy FIFO drain; needed by slotted ports, by randomized tail drop
-                          #   (P_FAN_IN > 0) and drop from front, which remove or reorder cells after arrival
+P_HELD = 0                # code: HELD_CELLS: the port holds its cells and schedules their departures (EV_PORT)
+                          #   instead of the lazy FIFO drain; needed by randomized tail drop (P_FAN_IN > 0) and
+                          #   drop from front, which remove or reorder cells after arrival. SLOT_ENDS: a slotted
+                          #   port that holds only its slot's arrivals (EV_PORT at the ends of slots with
+                          #   arrivals) and admits them as a lazy FIFO port. 0: a lazy FIFO port
+HELD_CELLS = 1            # P_HELD: a held port (atmtcp.kernel.held_ports)
+SLOT_ENDS = 2             # P_HELD: a slotted port admitting as a lazy FIFO port (held_ports.lazy_slot_end)
 P_CAPACITY = 1            # cells: the buffer's size; INFINITE: unbounded
 P_CELL_NS = 2             # ns: one cell time on the port's link
 P_POLICY = 3              # code: the drop policy (TAIL ... RED)
