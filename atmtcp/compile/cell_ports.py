@@ -237,7 +237,7 @@ def write_drop_policy(port: np.ndarray, portf: np.ndarray, i: int, policy: m.Dro
 def write_held(port: np.ndarray, i: int, spec: PortSpec, fan_in: int) -> None:
     """Port ``i``'s columns of a held port (:mod:`atmtcp.kernel.held_ports`): held, slotted, drop
     from front, and its fan-in for randomized tail drop (else its ``fan_in`` input ports)."""
-    port[i, L.P_HELD] = L.HELD_CELLS if spec.held else L.SLOT_ENDS if spec.config.slotted else 0
+    port[i, L.P_HELD] = L.HELD_CELLS if spec.held else L.SLOT_ENDS if spec.config.slotted else L.LAZY_FIFO
     port[i, L.P_SLOTTED] = int(spec.config.slotted)
     port[i, L.P_FRONT] = m.FRONT_DROPS.index(spec.config.drop_from_front)
     if spec.config.randomized_tail:

@@ -179,7 +179,7 @@ def port_state_tables(run: m.Run, rings: Rings, ports: PortTables, sizes: Sizes)
     ring_rows = (int(sum(rings.ring_cap)),)
     samples = (sizes.n_samples, len(run.trace.ports))
     return dict(ring_pv=Zeros(ring_rows), ring_t=Zeros(ring_rows),
-                ring_cell=Zeros(ring_rows if ports.port[:, L.P_HELD].any() else (0,)),
+                ring_cell=Zeros(ring_rows if (ports.port[:, L.P_HELD] == L.HELD_CELLS).any() else (0,)),
                 pend=Zeros((ports.pend_rows, L.PE_NFIELDS)), droplog=Zeros((droplog_records(run), 5)),
                 qsample=Zeros(samples), osample=Zeros(samples))
 

@@ -1,9 +1,10 @@
-"""Held ports: output ports that keep their cells and forward each one by a departure event.
+"""Held ports: output ports that keep their cells and forward each one by a departure event,
+and slotted ports, which keep a slot's arrivals until the slot's end.
 
 The lazy FIFO path of :mod:`atmtcp.kernel.ports` forwards a cell the moment it is
 admitted, which is exact only while no queued cell is ever removed or reordered. Two
 options of :class:`atmtcp.model.PortConfig` break that, and make the compiler give the
-port this path instead (``P_HELD``):
+port this path instead (``P_HELD`` = ``HELD_CELLS``):
 
 - **Randomized tail drop** (``P_FAN_IN > 0``), as lakshman section 3 describes it: "when
   a cell arrives to a full buffer instead of dropping the incoming cell (slotting and
@@ -29,9 +30,18 @@ port this path instead (``P_HELD``):
   admits the slot's arrivals in a random order (the cells of one VC keep their order), so
   that when one place is freed each arrival of the slot is equally likely to take it.
   lakshman section 3: "The links connected to the switch output port operate in a slotted
-  manner"; open slotted cell-level simulators resolve contention the same way. While it is busy,
-  a slotted port takes its input channels' cells itself at its slot ends (:func:`pull_arrivals`)
-  instead of receiving each by an arrival event: the same cells, in the same order, in fewer events.
+  manner"; open slotted cell-level simulators resolve contention the same way. A slotted port
+  takes its input channels' cells itself at its slot ends (:func:`pull_arrivals`) instead of
+  receiving each by an arrival event: the same cells, in the same order, in fewer events.
+  Without randomized tail drop or drop from front no admitted cell is ever removed, so its
+  departure is fixed at its admission: such a port (``SLOT_ENDS``) admits a slot's arrivals as
+  a lazy FIFO port at the slot's end, each leaving at a later slot end, and has an event only
+  at the end of a slot with arrivals (:func:`lazy_slot_end`). A held slotted port
+  (``HELD_CELLS``) has one at every slot end while it holds cells (:func:`end_of_slot`).
+  Both admit the same cells at the same slot ends in the same random order; a cell of a
+  ``SLOT_ENDS`` port takes its event sequence number on the next link at its admission rather
+  than at its departure, which reorders events of the same nanosecond (issue 39: the golden
+  runs' metrics over 200 seeds are unchanged in distribution, ``benchmarks/equivalence.py``).
 
 All random choices draw from the run's seeded stream (:mod:`atmtcp.kernel.rng`).
 A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell index)``.

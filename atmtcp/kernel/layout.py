@@ -142,13 +142,8 @@ V_RESYNC = 16             # flag: 1: the receiving end knows each cell's packet 
 V_NFIELDS = 17
 
 # === table ``port``: an output port of an ATM switch or a host's NIC (int64) =========================
-P_HELD = 0                # code: HELD_CELLS: the port holds its cells and schedules their departures (EV_PORT)
-                          #   instead of the lazy FIFO drain; needed by randomized tail drop (P_FAN_IN > 0) and
-                          #   drop from front, which remove or reorder cells after arrival. SLOT_ENDS: a slotted
-                          #   port that holds only its slot's arrivals (EV_PORT at the ends of slots with
-                          #   arrivals) and admits them as a lazy FIFO port. 0: a lazy FIFO port
-HELD_CELLS = 1            # P_HELD: a held port (atmtcp.kernel.held_ports)
-SLOT_ENDS = 2             # P_HELD: a slotted port admitting as a lazy FIFO port (held_ports.lazy_slot_end)
+P_HELD = 0                # code: LAZY_FIFO, HELD_CELLS (randomized tail drop and drop from front, which remove
+                          #   cells after their arrival) or SLOT_ENDS (a slotted port otherwise): see the codes
 P_CAPACITY = 1            # cells: the buffer's size; INFINITE: unbounded
 P_CELL_NS = 2             # ns: one cell time on the port's link
 P_POLICY = 3              # code: the drop policy (TAIL ... RED)
@@ -507,6 +502,13 @@ NO_FRONT = 0              # none: the policy decides at a full buffer
 FRONT_CELL = 1            # Cell-Front: the arriving cell enters and the cell at the front is dropped
 FRONT_FRAME = 2           # Frame-Front: likewise, and the rest of that frame as it reaches the head
 FRONT_DROP_NAMES = ("none", "cell", "frame")
+
+# === codes: how a port keeps its cells (P_HELD; ports, held_ports) ==================================
+LAZY_FIFO = 0             # a cell's departure is fixed at its admission; no event of the port's own (ports.py)
+HELD_CELLS = 1            # the port holds its cells and sends each by a departure event (randomized tail drop,
+                          #   drop from front: held_ports.port_event)
+SLOT_ENDS = 2             # a slotted port that holds only its slot's arrivals, and admits them at the slot's end
+                          #   as a lazy FIFO port (held_ports.lazy_slot_end)
 
 # === codes: whether a channel's head is in the event heap (CH_PARKED; held_ports.pull_arrivals) ========
 CH_FREE = 0               # its head is in the heap while it has entries: each entry arrives by an event

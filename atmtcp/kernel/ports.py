@@ -14,11 +14,13 @@ port whose policy reads only that number (tail drop, PPD, EPD) keeps nothing per
 FBA) needs to know whose cells leave, so its port keeps a ring of ``((port, VC) slot,
 departure time)`` per queued cell.
 
-A discipline that removes or reorders cells after their arrival (randomized tail drop,
-slotted service with a random order of a slot's arrivals; later drop from front) makes
-the port a *held* port (``P_HELD``, :mod:`atmtcp.kernel.held_ports`): it keeps the cells
-themselves and forwards each one by a departure event. The compiler makes a port held
-only when one of those options is on, so the fast path costs nothing when they are off.
+A discipline that removes cells after their arrival (randomized tail drop, drop from front)
+makes the port a *held* port (``P_HELD`` = ``HELD_CELLS``, :mod:`atmtcp.kernel.held_ports`):
+it keeps the cells themselves and forwards each one by a departure event. A slotted port
+otherwise (``SLOT_ENDS``) holds only the arrivals of the current slot, to admit them in a
+random order at the slot's end, and admits them as this path does
+(:func:`atmtcp.kernel.held_ports.lazy_slot_end`). The compiler chooses the path per port,
+so the fast path costs nothing when those options are off.
 """
 from .cells import (  # noqa: F401  (alloc_packet, channel_pop, channel_take, free_record, release_packet_if_done: re-exported)
     alloc_packet, channel_pop, channel_push_train, channel_take, drop_cell, forward_cell, free_record,
@@ -30,7 +32,7 @@ from .lazy_fifo import admit_lazy, drain  # noqa: F401  (drain: re-exported)
 from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
     ACCEPT, CH_CDV_NS, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, G_STATUS_ARG, PKT_NCELLS, P_ACTIVE_VCS,
-    P_BUSY_UNTIL, P_CELL_NS, P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HANDOVER_AT, P_HELD, HELD_CELLS, P_IP_FREE, P_IP_NS,
+    P_BUSY_UNTIL, P_CELL_NS, P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HANDOVER_AT, P_HELD, HELD_CELLS, LAZY_FIFO, P_IP_FREE, P_IP_NS,
     P_MAX_QUEUE, P_POLICY, P_QUEUE,
     P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT, P_TRACE, PV_NORMAL, RING_FULL, RING_LOW,
     TAIL, V_CELLS_SENT, V_NHOPS,
@@ -50,7 +52,7 @@ def admit_cell(S, v, hop, k, idx, t, seq):
     vc_port = itab(S, T_VC_PORT)
     hop = nonneg(hop)
     p = nonneg(vc_port[v, hop])
-    if port[p, P_HELD] != 0:
+    if port[p, P_HELD] != LAZY_FIFO:
         admit_held(S, p, v, hop, k, idx, t, seq)
     else:
         admit_lazy(S, p, v, hop, k, idx, t)

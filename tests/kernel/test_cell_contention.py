@@ -15,7 +15,7 @@ from atmtcp.contention import CELL_ASSUMPTIONS
 from atmtcp.papers.goyal1998.scenario import goyal_run
 from atmtcp.kernel import layout as L
 from atmtcp.kernel.cells import alloc_packet, channel_pop, channel_push
-from atmtcp.kernel.held_ports import accept_held, admit_held, enqueue, port_event, unpack_cell
+from atmtcp.kernel.held_ports import accept_held, admit_held, enqueue, order_slot_arrivals, port_event, unpack_cell
 from atmtcp.kernel.rng import random_below, random_u64, splitmix64_reference
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_network
 
@@ -161,8 +161,20 @@ def slotted_port(buffer=1, seed=0):
     return compiled, compiled.kernel_state, bottleneck(compiled)
 
 
+def test_a_plain_slotted_port_admits_at_slot_ends_and_a_removing_one_holds_its_cells():
+    """A slotted port without randomized tail drop or drop from front is SLOT_ENDS (it holds only a slot's
+    arrivals), with both it is HELD_CELLS; its event waits for an arrival (INFINITE), a held port's is off (-1)."""
+    compiled, _, p = slotted_port()
+    assert compiled.state.port[p, L.P_HELD] == L.SLOT_ENDS and compiled.state.port[p, L.P_EVENT_AT] == L.INFINITE
+    for options in ({"randomized_tail": True}, {"drop_from_front": "cell"}):
+        held = compile_run(small_run(slotted=True, **options))
+        assert held.state.port[bottleneck(held), L.P_HELD] == L.HELD_CELLS
+        assert held.state.port[bottleneck(held), L.P_EVENT_AT] == -1
+
+
 def test_slot_arrivals_wait_for_the_slot_end():
-    """A cell arriving during a slot is decided at the slot's end, not on arrival."""
+    """A cell arriving during a slot is decided at the slot's end, not on arrival, and leaves at the next
+    slot end; with no arrival due the port then has no event."""
     compiled, K, p = slotted_port(buffer=4)
     T = int(compiled.state.port[p, L.P_CELL_NS])
     admit_held(K, p, 0, 1, alloc_packet(K, 0, 0, 0, 1), 0, 3 * T + 5, next(ARRIVAL_SEQ))
@@ -170,7 +182,9 @@ def test_slot_arrivals_wait_for_the_slot_end():
     assert compiled.state.port[p, L.P_EVENT_AT] == 4 * T
     port_event(K, p, 4 * T)
     assert compiled.state.port[p, L.P_QUEUE] == 1 and compiled.state.port[p, L.P_PEND_LEN] == 0
-    assert compiled.state.port[p, L.P_EVENT_AT] == 5 * T  # in service during slot 4, leaves at its end
+    assert compiled.state.port[p, L.P_BUSY_UNTIL] == 5 * T  # in service during slot 4, leaves at its end
+    assert compiled.state.port[p, L.P_EVENT_AT] == L.INFINITE  # the port's event left the heap; the packet's
+    assert compiled.state.g[L.G_HEAP_LEN] == 1 and compiled.state.h_kind[0] == L.EV_CHANNEL  # delivery is in it
 
 
 def test_slot_serves_first_then_admits_in_random_order():
@@ -180,35 +194,40 @@ def test_slot_serves_first_then_admits_in_random_order():
     winners = Counter()
     for seed in range(400):
         compiled, K, p = slotted_port(buffer=1, seed=seed)
-        T = int(compiled.state.port[p, L.P_CELL_NS])
+        S = compiled.state
+        T = int(S.port[p, L.P_CELL_NS])
         admit_held(K, p, 4, 1, alloc_packet(K, 4, 0, 0, 1), 0, 0, next(ARRIVAL_SEQ))
-        port_event(K, p, T)  # VC 4's cell enters service
+        port_event(K, p, T)  # VC 4's cell enters service, to leave at 2 T
+        assert S.port[p, L.P_BUSY_UNTIL] == 2 * T
         admit_held(K, p, 0, 1, alloc_packet(K, 0, 0, 0, 1), 0, 2 * T, next(ARRIVAL_SEQ))  # arrives as VC 4's cell departs
         admit_held(K, p, 2, 1, alloc_packet(K, 2, 0, 0, 1), 0, 2 * T + T // 2, next(ARRIVAL_SEQ))
-        port_event(K, p, 2 * T)  # slot 1 ends: VC 4 leaves; the arrivals of slot 2 wait
-        assert compiled.state.port[p, L.P_QUEUE] == 0
+        assert S.port[p, L.P_EVENT_AT] == 3 * T  # the arrivals of slot 2 wait for its end
         port_event(K, p, 3 * T)
-        (held,) = held_cells(compiled, p)
-        winners[held[0]] += 1
-        assert compiled.state.port[p, L.P_CELLS_OUT] == 1
-        assert compiled.state.port[p, L.P_DROP_OVERFLOW] == 1
+        assert S.port[p, L.P_QUEUE] == 1 and S.port[p, L.P_CELLS_OUT] == 1 and S.port[p, L.P_DROP_OVERFLOW] == 1
+        (loser,) = [v for v in (0, 2) if S.vc[v, L.V_CELLS_DROPPED] == 1]
+        winners[2 - loser] += 1
     assert set(winners) == {0, 2} and abs(winners[0] - 200) < 50, winners
 
 
 def test_slot_keeps_each_vc_in_order():
-    """Cells of one VC that arrive in one slot are admitted in their own order."""
+    """Cells of one VC that arrive in one slot are admitted in their own order: the slot's random order
+    (order_slot_arrivals) puts them back on the places their VC drew."""
+    orders = set()
     for seed in range(50):
         compiled, K, p = slotted_port(buffer=20, seed=seed)
-        T = int(compiled.state.port[p, L.P_CELL_NS])
+        S = compiled.state
         k0 = alloc_packet(K, 0, 0, 0, 3)
         k2 = alloc_packet(K, 2, 0, 0, 3)
         for idx in range(3):
             admit_held(K, p, 0, 1, k0, idx, 10 + idx, next(ARRIVAL_SEQ))
             admit_held(K, p, 2, 1, k2, idx, 11 + idx, next(ARRIVAL_SEQ))
-        port_event(K, p, T)
-        cells = held_cells(compiled, p)
+        order_slot_arrivals(K, p, 6)
+        base = S.port[p, L.P_PEND_BASE]
+        cells = [(int(S.pend[base + i, L.PE_VC]), *unpack_cell(S.pend[base + i, L.PE_CELL])) for i in range(6)]
         for v in (0, 2):
-            assert [idx for vc, _, idx in cells if vc == v] == [0, 1, 2]
+            assert [idx for vc, _, _, idx in cells if vc == v] == [0, 1, 2]
+        orders.add(tuple(vc for vc, *_ in cells))
+    assert len(orders) > 5  # the VCs' places are drawn
 
 
 # --- ATM over SONET ------------------------------------------------------------------------------------------------

@@ -169,12 +169,17 @@ def test_ringless_queue_count_equals_the_per_cell_ring():
 
 
 def test_only_per_vc_policies_and_held_ports_keep_a_ring():
-    """The compiler gives a lazy port a ring only where its policy reads per-VC occupancy."""
+    """The compiler gives a lazy port, or a slotted one that admits as a lazy port (SLOT_ENDS), a ring only where
+    its policy reads per-VC occupancy; a held port (here: drop from front) always has one."""
     from atmtcp.compile import compile_run
     from atmtcp.kernel import layout as L
     for kind, slotted, ring in (("tail", False, False), ("epd", False, False), ("ppd", False, False),
-                                ("selective_drop", False, True), ("fba", False, True), ("epd", True, True)):
-        port = m.PortConfig(1000, m.DropPolicy(kind), slotted=slotted)
+                                ("selective_drop", False, True), ("fba", False, True), ("epd", True, False),
+                                ("fba", True, True), ("front", True, True)):
+        if kind == "front":
+            port = m.PortConfig(1000, drop_from_front="cell", slotted=slotted)
+        else:
+            port = m.PortConfig(1000, m.DropPolicy(kind), slotted=slotted)
         compiled = compile_run(n_source_run(3, 5e-6, port, m.TcpConfig(), 0.01, contention="deterministic"))
         bottleneck = compiled.port_names.index(BOTTLENECK)
         assert (compiled.state.port[bottleneck, L.P_RING_CAP] > 0) == ring, (kind, slotted)
