@@ -114,7 +114,7 @@ def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
         if chan[ch, CH_PARKED] == CH_FREE:
             heap_push(S, time, seq, EV_CHANNEL, ch)
         else:  # its slotted port takes it at a slot end (held_ports.pull_arrivals)
-            note_pulled_head(S, ch, time)
+            new_pulled_head(S, ch, time)
     else:
         cell[nonneg(chan[ch, CH_TAIL]), CELL_NEXT] = e
     chan[ch, CH_TAIL] = e
@@ -227,22 +227,24 @@ def note_pulled_head(S, ch, time):
     p = nonneg(itab(S, T_CHAN)[ch, CH_DST_PORT])
     if port[p, P_PULL_CAND] != ch + 1 and time < port[p, P_PULL_LB]:
         port[p, P_PULL_LB] = time
-    if time < port[p, P_EVENT_AT] - port[p, P_CELL_NS]:  # due before the port's next slot end
-        earlier_slot_end(S, p, time)
 
 
 @jit
-def earlier_slot_end(S, p, time):
-    """A pulled channel of SLOT_ENDS port ``p`` has a head at ``time``, due before the port's next event
-    (``P_EVENT_AT``; INFINITE: none): schedule the end of its slot (the later event, if any, is dropped
-    when it comes: :func:`atmtcp.kernel.held_ports.lazy_slot_end`). Never for the other slotted ports,
-    whose event is at the next slot end while they pull. Not inlined: the cell path's copies of
-    :func:`note_pulled_head` stay small."""
+def new_pulled_head(S, ch, time):
+    """An entry at ``time`` joins pulled channel ``ch``, which was empty: :func:`note_pulled_head`, and if
+    it is due before its port's next event (``P_EVENT_AT``; INFINITE: none), schedule the end of its slot
+    (the later event is dropped when it comes: :func:`atmtcp.kernel.held_ports.lazy_slot_end`). Only a
+    SLOT_ENDS port's event can be that late: a held slotted port's is at the next slot end while it pulls.
+    Not inlined: in the cell path's copies of :func:`_append` this branch cost the runs without a slotted
+    port 3 % more instructions (NOTES.md)."""
+    note_pulled_head(S, ch, time)
     port = itab(S, T_PORT)
+    p = nonneg(itab(S, T_CHAN)[ch, CH_DST_PORT])
     cell_ns = port[p, P_CELL_NS]
-    at = (time // cell_ns + 1) * cell_ns
-    port[p, P_EVENT_AT] = at
-    heap_push(S, at, next_seq(S), EV_PORT, p)
+    if time < port[p, P_EVENT_AT] - cell_ns:
+        at = (time // cell_ns + 1) * cell_ns
+        port[p, P_EVENT_AT] = at
+        heap_push(S, at, next_seq(S), EV_PORT, p)
 
 
 @jit_inline_ir
