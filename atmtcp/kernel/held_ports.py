@@ -496,9 +496,9 @@ def order_slot_arrivals(S, p, m):
 
 
 @jit_inline
-def end_of_slot(S, p, t):
-    """Slot end at slotted port ``p``, once the cell in service has finished (:func:`port_event`):
-    admit the slot's arrivals in random order; the next cell starts its transmission."""
+def slot_arrivals(S, p, t):
+    """How many of slotted port ``p``'s pending arrivals are of the slot that ends at ``t`` (they come
+    first), put in random order (:func:`order_slot_arrivals`)."""
     pend = itab(S, T_PEND)
     port = itab(S, T_PORT)
     base = port[p, P_PEND_BASE]
@@ -507,16 +507,39 @@ def end_of_slot(S, p, t):
     while m < n and pend[base + m, PE_SLOT_END] <= t:
         m += 1
     order_slot_arrivals(S, p, m)
-    for i in range(m):
-        k, hop, idx = unpack_cell(pend[base + i, PE_CELL])
-        accept_held(S, p, pend[base + i, PE_VC], hop, k, idx, t)
+    return m
+
+
+@jit_inline
+def forget_admitted(S, p, m):
+    """Take the first ``m`` arrivals (admitted or dropped) off slotted port ``p``'s pending list; returns
+    how many stay."""
+    pend = itab(S, T_PEND)
+    port = itab(S, T_PORT)
+    base = port[p, P_PEND_BASE]
+    n = port[p, P_PEND_LEN]
     for i in range(m, n):
         for f in range(PE_NFIELDS):
             pend[base + i - m, f] = pend[base + i, f]
     port[p, P_PEND_LEN] = n - m
+    return n - m
+
+
+@jit_inline
+def end_of_slot(S, p, t):
+    """Slot end at slotted port ``p``, once the cell in service has finished (:func:`port_event`):
+    admit the slot's arrivals in random order; the next cell starts its transmission."""
+    pend = itab(S, T_PEND)
+    port = itab(S, T_PORT)
+    base = port[p, P_PEND_BASE]
+    m = slot_arrivals(S, p, t)
+    for i in range(m):
+        k, hop, idx = unpack_cell(pend[base + i, PE_CELL])
+        accept_held(S, p, pend[base + i, PE_VC], hop, k, idx, t)
+    left = forget_admitted(S, p, m)
     if port[p, P_QUEUE] > 0:
         reschedule_port_event(S, p, t + port[p, P_CELL_NS])
-    elif n > m:
+    elif left > 0:
         reschedule_port_event(S, p, pend[base, PE_SLOT_END])
     else:
         heap_pop(S)
@@ -544,22 +567,13 @@ def only_arrival(S, ch, t):
 def admit_slot_arrivals(S, p, t):
     """Admit the pending arrivals of SLOT_ENDS port ``p`` whose slot ends at ``t``, in random order, as a
     lazy FIFO port would; returns how many stay pending (for later slots)."""
-    port = itab(S, T_PORT)
     pend = itab(S, T_PEND)
-    base = port[p, P_PEND_BASE]
-    n = port[p, P_PEND_LEN]
-    m = 0
-    while m < n and pend[base + m, PE_SLOT_END] <= t:
-        m += 1
-    order_slot_arrivals(S, p, m)
+    base = itab(S, T_PORT)[p, P_PEND_BASE]
+    m = slot_arrivals(S, p, t)
     for i in range(m):
         k, hop, idx = unpack_cell(pend[base + i, PE_CELL])
         admit_lazy(S, p, pend[base + i, PE_VC], hop, k, idx, t)
-    for i in range(m, n):
-        for f in range(PE_NFIELDS):
-            pend[base + i - m, f] = pend[base + i, f]
-    port[p, P_PEND_LEN] = n - m
-    return n - m
+    return forget_admitted(S, p, m)
 
 
 @jit_inline
