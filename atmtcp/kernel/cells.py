@@ -95,9 +95,11 @@ def _new_record(S):
 
 
 @jit_inline
-def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
+def _append(S, ch, e, time, seq, vc, hop, k, idx, left, pullable):
     """Fill record ``e`` and append it to channel ``ch``; a channel that was empty puts its
-    head, keyed ``(time, seq)``, into the event heap."""
+    head, keyed ``(time, seq)``, into the event heap, unless a slotted port pulls it (``pullable``:
+    the caller's channels can lead to a slotted port; a constant, so that LLVM drops the branch where
+    they cannot: with the branch, the rows without a slotted port ran 3-15 % more instructions)."""
     cell = itab(S, T_CELL)
     chan = itab(S, T_CHAN)
     ch = nonneg(ch)
@@ -111,7 +113,7 @@ def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
     cell[e, CELL_LEFT] = left
     if chan[ch, CH_LEN] == 0:
         chan[ch, CH_HEAD] = e
-        if chan[ch, CH_PARKED] == CH_FREE:
+        if not pullable or chan[ch, CH_PARKED] == CH_FREE:
             heap_push(S, time, seq, EV_CHANNEL, ch)
         else:  # its slotted port takes it at a slot end (held_ports.pull_arrivals)
             new_pulled_head(S, ch, time)
@@ -122,8 +124,9 @@ def _append(S, ch, e, time, seq, vc, hop, k, idx, left):
 
 
 @jit_inline
-def channel_push(S, ch, time, vc, hop, k, idx):
-    """Append a cell (``idx >= 0``) or a whole packet (``idx == -1``) to channel ``ch``.
+def channel_push(S, ch, time, vc, hop, k, idx, pullable):
+    """Append a cell (``idx >= 0``) or a whole packet (``idx == -1``) to channel ``ch`` (``pullable``: it
+    may lead to a slotted port, :func:`_append`).
 
     Channels are FIFO and their entries arrive in time order, so only a channel's head
     needs a place in the event heap. A channel with cell delay variation (``CH_CDV_NS``,
@@ -139,7 +142,7 @@ def channel_push(S, ch, time, vc, hop, k, idx):
         # channel's previous entry (each link stays FIFO)
         time = max(time + random_below(S, cdv + 1), chan[ch, CH_LAST_T])
         chan[ch, CH_LAST_T] = time
-    _append(S, ch, e, time, next_seq(S), vc, hop, k, idx, 0)
+    _append(S, ch, e, time, next_seq(S), vc, hop, k, idx, 0, pullable)
 
 
 @jit_inline
@@ -158,7 +161,7 @@ def channel_push_train(S, ch, time, gap, vc, hop, k, n):
     seq = g[G_SEQ]
     g[G_SEQ] = seq + n
     itab(S, T_CELL)[e, CELL_GAP] = gap
-    _append(S, ch, e, time, seq, vc, hop, k, 0, n - 1)
+    _append(S, ch, e, time, seq, vc, hop, k, 0, n - 1, True)
 
 
 @jit_inline
@@ -229,14 +232,12 @@ def note_pulled_head(S, ch, time):
         port[p, P_PULL_LB] = time
 
 
-@jit
+@jit_inline_ir
 def new_pulled_head(S, ch, time):
     """An entry at ``time`` joins pulled channel ``ch``, which was empty: :func:`note_pulled_head`, and if
     it is due before its port's next event (``P_EVENT_AT``; INFINITE: none), schedule the end of its slot
     (the later event is dropped when it comes: :func:`atmtcp.kernel.held_ports.lazy_slot_end`). Only a
-    SLOT_ENDS port's event can be that late: a held slotted port's is at the next slot end while it pulls.
-    Not inlined: in the cell path's copies of :func:`_append` this branch cost the runs without a slotted
-    port 3 % more instructions (NOTES.md)."""
+    SLOT_ENDS port's event can be that late: a held slotted port's is at the next slot end while it pulls."""
     note_pulled_head(S, ch, time)
     port = itab(S, T_PORT)
     p = nonneg(itab(S, T_CHAN)[ch, CH_DST_PORT])
@@ -332,7 +333,7 @@ def forward_cell(S, v, hop, k, idx, t):
     if hop == vc[v, V_NHOPS] - 1:
         reassemble_cell(S, v, k, idx, t)
     else:
-        channel_push(S, vc_chan[v, hop], t + vc_delay[v, hop], v, hop + 1, k, idx)
+        channel_push(S, vc_chan[v, hop], t + vc_delay[v, hop], v, hop + 1, k, idx, True)
 
 
 @jit_inline
@@ -393,7 +394,7 @@ def reassemble(S, v, k, idx, t):
         if ok and count == ncells:
             vc[v, V_FRAMES_OK] += 1
             pkt[k, PKT_PENDING] = 1
-            channel_push(S, vc[v, V_DELIVERY_CHAN], t + vc[v, V_TAIL_NS], v, -1, k, -1)
+            channel_push(S, vc[v, V_DELIVERY_CHAN], t + vc[v, V_TAIL_NS], v, -1, k, -1, False)
         else:
             vc[v, V_FRAMES_BAD] += 1
         count = 0

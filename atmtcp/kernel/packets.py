@@ -118,9 +118,10 @@ def depart(S, p, v, hop, k, t):
     if rport[p, RP_MEASURED] != 0:
         flow[v, FL_MEASURED_BYTES] += flow[v, FL_PAYLOAD]
     if hop == flow[v, FL_NHOPS] - 1:
-        channel_push(S, vc[v, V_DELIVERY_CHAN], t + vc[v, V_TAIL_NS], v, -1, k, -1)
+        channel_push(S, vc[v, V_DELIVERY_CHAN], t + vc[v, V_TAIL_NS], v, -1, k, -1, False)
     else:
-        channel_push(S, itab(S, T_VC_CHAN)[v, hop], t + itab(S, T_VC_DELAY)[v, hop], v, hop + 1, k, PACKET_ENTRY)
+        channel_push(S, itab(S, T_VC_CHAN)[v, hop], t + itab(S, T_VC_DELAY)[v, hop], v, hop + 1, k, PACKET_ENTRY,
+                     False)  # the packet path's channels lead to router ports
 
 
 # --- queues: admission and the drop policies ------------------------------------------------------------

@@ -259,7 +259,7 @@ def test_cdv_channel_stays_fifo_within_its_bound():
     assert S.chan[ch, L.CH_CDV_NS] == 50_000
     sent = [1_000_000 + 100 * i for i in range(200)]
     for i, t in enumerate(sent):
-        channel_push(K, ch, t, 0, 1, 0, i)
+        channel_push(K, ch, t, 0, 1, 0, i, True)
     times = []
     while S.chan[ch, L.CH_LEN] > 0:
         e = channel_pop(K, ch)

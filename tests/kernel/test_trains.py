@@ -42,17 +42,17 @@ def test_a_train_gives_the_events_of_its_cells_pushed_one_by_one():
         ch0, ch1 = int(S.vc_chan[v0, 0]), int(S.vc_chan[v1, 0])
         assert ch0 != ch1 and S.chan[ch0, L.CH_CDV_NS] == 0
         k = alloc_packet(K, v0, 0, 0, ncells)
-        channel_push(K, ch1, t0 - 1, v1, 1, 7, 0)
+        channel_push(K, ch1, t0 - 1, v1, 1, 7, 0, True)
         if as_train:
             channel_push_train(K, ch0, t0, gap, v0, 1, k, ncells)
             assert S.chan[ch0, L.CH_LEN] == 1
         else:
             for i in range(ncells):
-                channel_push(K, ch0, t0 + i * gap, v0, 1, k, i)
+                channel_push(K, ch0, t0 + i * gap, v0, 1, k, i, True)
             assert S.chan[ch0, L.CH_LEN] == ncells
         assert S.g[L.G_SEQ] == ncells + 1
         for i in range(1, 4):  # the other channel's cells fall between the train's (ties included)
-            channel_push(K, ch1, t0 + i * gap + (0 if i == 2 else 1), v1, 1, 7, i)
+            channel_push(K, ch1, t0 + i * gap + (0 if i == 2 else 1), v1, 1, 7, i, True)
         results.append(drain_channels(compiled))
     singles, train = results
     assert train == singles
