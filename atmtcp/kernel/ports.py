@@ -23,24 +23,20 @@ random order at the slot's end, and admits them as this path does
 so the fast path costs nothing when those options are off.
 """
 from .cells import (  # noqa: F401  (alloc_packet, channel_pop, channel_take, free_record, release_packet_if_done: re-exported)
-    alloc_packet, channel_pop, channel_push_train, channel_take, drop_cell, forward_cell, free_record,
-    port_decision, release_packet_if_done,
+    alloc_packet, channel_pop, channel_push_train, channel_take, forward_cell, free_record, release_packet_if_done,
 )
 from .faults import keep_fault_args
 from .held_ports import admit_held
-from .lazy_fifo import admit_lazy, drain  # noqa: F401  (drain: re-exported)
-from .jit import jit, jit_inline, jit_inline_ir
+from .lazy_fifo import admit_lazy, drain
+from .jit import jit, jit_inline
 from .layout import (
-    ACCEPT, CH_CDV_NS, G_NOW, G_NSAMPLES, G_SAMPLE_NS, G_STATUS, G_STATUS_ARG, PKT_NCELLS, P_ACTIVE_VCS,
-    P_BUSY_UNTIL, P_CELL_NS, P_CAPACITY, P_CELLS_IN, P_CELLS_OUT, P_HANDOVER_AT, P_HELD, HELD_CELLS, LAZY_FIFO, P_IP_FREE, P_IP_NS,
-    P_MAX_QUEUE, P_POLICY, P_QUEUE,
-    P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT, P_TRACE, PV_NORMAL, RING_FULL, RING_LOW,
-    TAIL, V_CELLS_SENT, V_NHOPS,
+    CH_CDV_NS, G_NOW, G_NSAMPLES, G_SAMPLE_NS, PKT_NCELLS, P_BUSY_UNTIL, P_CELL_NS, P_CAPACITY, P_CELLS_IN, P_CELLS_OUT,
+    P_HANDOVER_AT, P_HELD, HELD_CELLS, LAZY_FIFO, P_IP_FREE, P_IP_NS, P_MAX_QUEUE, P_POLICY, P_QUEUE, P_RING_CAP,
+    P_TRACE, PV_NORMAL, TAIL, V_CELLS_SENT, V_NHOPS,
 )
-from .rings import ring_offset
 from .state import (
-    itab, ivec, nonneg, T_CHAN, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_COUNT, T_PV_STATE, T_QSAMPLE, T_RING_PV, T_RING_T, T_VC,
-    T_VC_CHAN, T_VC_DELAY, T_VC_PORT, T_VC_PV,
+    itab, ivec, nonneg, T_CHAN, T_G, T_OSAMPLE, T_PKT, T_PORT, T_PV_STATE, T_QSAMPLE, T_VC, T_VC_CHAN, T_VC_DELAY,
+    T_VC_PORT, T_VC_PV,
 )
 
 
