@@ -1,6 +1,6 @@
 """The main loop: pop the earliest event, dispatch it, until the end time."""
 from .heap import heap_pop, heap_push, next_seq
-from .state import itab, ivec, T_APP, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME, T_PKT, T_PORT, T_VC
+from .state import arena_pointers, itab, ivec, T_APP, T_CONN, T_G, T_H_ID, T_H_KIND, T_H_SEQ, T_H_TIME, T_PKT, T_PORT, T_VC
 from .jit import jit, jit_inline
 from .layout import (
     APP_STOP_NS, C_DELACK_DEADLINE, C_DELACK_QUEUED, C_START_NS, C_TIMER_DEADLINE, C_TIMER_QUEUED,
@@ -14,7 +14,6 @@ from .priority import schedule_priority_vcs, switch_priority_vc
 from .packets import enter_hop, router_event, sample_packet_path
 from .held_ports import port_event
 from .ports import admit_cell, channel_take, drain, release_packet_if_done, sample_ports
-from .unmanaged import unmanaged_state
 from .tcp import delayed_ack_expires, on_timeout, receiver_input, sender_receive_ack, tcp_output
 from .tcp_timers import timer_expires
 
@@ -106,12 +105,12 @@ def schedule_start(S):
 
 
 @jit
-def run_until_end(owned):
-    """Run the simulation in ``owned`` up to ``g[G_END]`` ns, or until a growable resource runs
+def run_until_end(arenas):
+    """Run the simulation in ``arenas`` (a :class:`~atmtcp.kernel.tables.KernelState`) up to ``g[G_END]`` ns, or until a growable resource runs
     low: then it returns a ``*_LOW`` status with the next event still in the heap, and a call
     after Python grew the resource (status reset to OK) continues where it stopped. Returns the
     status code (OK at the end)."""
-    S = unmanaged_state(owned)
+    S = arena_pointers(arenas)
     g = ivec(S, T_G)
     if g[G_SEQ] == 0:
         schedule_start(S)

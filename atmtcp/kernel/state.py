@@ -2,7 +2,8 @@
 
 Kernel functions take views of the tables they use with :func:`itab`, :func:`ivec`,
 :func:`ftab`, :func:`fvec` and :func:`btab`; the views share memory with the arenas of
-:class:`~atmtcp.kernel.tables.KernelState`. The ``T_*`` table numbers are re-exported here for
+:class:`~atmtcp.kernel.tables.KernelState`; the kernel's functions pass each other the arenas' data
+pointers (:func:`arena_pointers`), and a view takes either. The ``T_*`` table numbers are re-exported here for
 the kernel's modules.
 """
 from llvmlite import ir
@@ -20,11 +21,36 @@ from .tables import (  # noqa: F401 (re-exported: the kernel's modules take T_* 
 
 
 @intrinsic
-def address_as_void_pointer(typingctx, address):
-    """Reinterpret an integer address as ``void*`` (numba has no built-in cast)."""
+def arena_pointers(typingctx, S):
+    """The data pointers of the four arenas of a :class:`KernelState` (``I``, ``F``, ``B``, ``lay``), as
+    a tuple of typed pointers that the views (:func:`itab` ...) take in place of the state.
+
+    numba passes an argument that is a tuple of arrays to a function it does not inline as every
+    member of every array: 30 machine words for the four arenas, most of them on the stack, at each
+    call. The views need only the data pointers: 4 words, in registers. :func:`~atmtcp.kernel.engine.
+    run_until_end` takes them once and passes them on. Issue 39, 2026-11-29 (docs/speed.md, "The kernel
+    without numba's runtime, on four pointers"): the slotted LAN kernel 0.125 s where it took 0.140 s on
+    the arrays, the deterministic one 0.100 s where it took 0.113 s."""
+    pointer_types = tuple(types.CPointer(S.types[i].dtype) for i in range(len(KernelState._fields)))
+    thin = types.Tuple(pointer_types)
+
     def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-    return types.voidptr(address), codegen
+        (state,) = args
+        out = ir.Constant(context.get_value_type(thin), ir.Undefined)
+        for i, arena_type in enumerate(signature.args[0].types):
+            array = context.make_array(arena_type)(context, builder, builder.extract_value(state, i))
+            out = builder.insert_value(out, array.data, i)
+        return out
+    return thin(S), codegen
+
+
+def _data_pointer(context, builder, state, index, arena_type):
+    """The data pointer of arena ``index`` of ``state``: a state of arrays, or of
+    :func:`arena_pointers`."""
+    member = builder.extract_value(state, index)
+    if isinstance(arena_type, types.CPointer):
+        return member
+    return context.make_array(arena_type)(context, builder, member).data
 
 
 @intrinsic
@@ -50,7 +76,7 @@ _LAY = KernelState._fields.index("lay")
 
 def _arena_view(arena, ndim):
     """An intrinsic ``view(S, t)``: table ``t`` (a ``T_*`` constant) of the arena ``S.<arena>`` (a field
-    of :class:`KernelState`) as a C-contiguous ``ndim``-D array of the arena's dtype sharing its memory,
+    of :class:`KernelState`, or its data pointer in :func:`arena_pointers`) as a C-contiguous ``ndim``-D array of the arena's dtype sharing its memory,
     without a reference count (as ``numba.carray`` over its address), emitted in place at each call site.
 
     - The table's first element, rows and (where the run decides them) columns are read from the
@@ -75,8 +101,8 @@ def _arena_view(arena, ndim):
 
         def codegen(context, builder, signature, args):
             state, number = args
-            data = context.make_array(arena_type)(context, builder, builder.extract_value(state, field_index))
-            lay = context.make_array(lay_type)(context, builder, builder.extract_value(state, _LAY))
+            data = _data_pointer(context, builder, state, field_index, arena_type)
+            lay_data = _data_pointer(context, builder, state, _LAY, lay_type)
             if table is None:
                 number = context.cast(builder, number, signature.args[1], types.intp)
             else:
@@ -85,7 +111,7 @@ def _arena_view(arena, ndim):
             def field(column):
                 index = builder.add(builder.mul(number, context.get_constant(types.intp, 3)),
                                     context.get_constant(types.intp, column))
-                value = builder.load(builder.gep(lay.data, [index]))
+                value = builder.load(builder.gep(lay_data, [index]))
                 value.set_metadata("invariant.load", builder.module.add_metadata([]))
                 return value
 
@@ -98,7 +124,7 @@ def _arena_view(arena, ndim):
                 columns = context.get_constant(types.intp, fixed) if fixed else field(LAY_COLS)
                 shape, strides = [rows, columns], [builder.mul(columns, itemsize), itemsize]
             out = context.make_array(view_type)(context, builder)
-            context.populate_array(out, data=builder.gep(data.data, [field(LAY_OFFSET)]), shape=shape,
+            context.populate_array(out, data=builder.gep(data, [field(LAY_OFFSET)]), shape=shape,
                                    strides=strides, itemsize=itemsize, meminfo=None)
             return out._getvalue()
         return view_type(S, t), codegen

@@ -1,7 +1,8 @@
 """The kernel's table views (``itab``, ``ivec``, ``ftab``, ``fvec``, ``btab`` of
 :mod:`atmtcp.kernel.state`), written as numba intrinsics: each view of every table, with its number
 a constant (as the kernel writes it) or a run-time value, is the table numpy sees (the same first
-element, shape and strides), on the cell path and the packet path."""
+element, shape and strides), on the cell path and the packet path, from the state of arrays and from the
+four data pointers the kernel passes between its functions (``arena_pointers``)."""
 import functools
 
 import numba
@@ -23,10 +24,11 @@ def _view_name(table_number, array):
 
 
 @functools.lru_cache(maxsize=None)
-def _describing_function(views, constant):
+def _describing_function(views, constant, pointers):
     """A jitted ``describe(S, out)`` writing each table's view (address, shape, strides) into a row of
-    ``out``: with each table's number written as a constant or read from ``out`` at run time."""
-    lines = ["def describe(S, out):"]
+    ``out``: with each table's number written as a constant or read from ``out`` at run time, of ``S``
+    or (``pointers``) of ``arena_pointers(S)``."""
+    lines = ["def describe(S, out):"] + (["    S = arena_pointers(S)"] if pointers else [])
     for t, name in views:
         number = str(t) if constant else f"out[{t}, 0]"
         lines += [f"    v = {name}(S, {number})",
@@ -35,7 +37,7 @@ def _describing_function(views, constant):
                   f"    out[{t}, 2] = {'v.shape[1]' if name.endswith('tab') else '1'}",
                   f"    out[{t}, 3] = v.strides[0]",
                   f"    out[{t}, 4] = v.strides[-1]"]
-    namespace = {name: getattr(state, name) for name in VIEW_OF.values()}
+    namespace = {name: getattr(state, name) for name in [*VIEW_OF.values(), "arena_pointers"]}
     exec("\n".join(lines), namespace)
     return numba.njit(namespace["describe"])
 
@@ -48,13 +50,14 @@ def _numpy_description(array):
 
 @pytest.mark.parametrize("row", [0, 11], ids=["cell path", "packet path"])
 @pytest.mark.parametrize("constant", [True, False], ids=["constant number", "run-time number"])
-def test_every_view_is_the_table_numpy_sees(row, constant):
+@pytest.mark.parametrize("pointers", [False, True], ids=["arrays", "pointers"])
+def test_every_view_is_the_table_numpy_sees(row, constant, pointers):
     compiled = compile_run(scenario_run(*SCENARIOS[row][1:]))
     tables = list(compiled.state)
     views = tuple((t, _view_name(t, array)) for t, array in enumerate(tables))
     out = np.zeros((len(tables), COLUMNS), np.int64)
     out[:, 0] = np.arange(len(tables))
-    _describing_function(views, constant)(compiled.kernel_state, out)
+    _describing_function(views, constant, pointers)(compiled.kernel_state, out)
     expected = np.array([_numpy_description(array) for array in tables], np.int64)
     for t, (name, _, _) in enumerate(TABLES):
         compared = slice(1, 3) if tables[t].size == 0 else slice(None)  # an empty table: its shape
@@ -67,8 +70,11 @@ def test_a_view_writes_into_the_arena():
     @numba.njit
     def write(S):
         state.itab(S, state.T_CONN)[1, 2] = 7
-        state.ftab(S, state.T_CONNF)[1, 0] = 0.5
+        pointers = state.arena_pointers(S)
+        state.ftab(pointers, state.T_CONNF)[1, 0] = 0.5
+        state.btab(pointers, state.T_RB)[0, 3] = 9
 
     write(compiled.kernel_state)
     assert compiled.state.conn[1, 2] == 7
     assert compiled.state.connf[1, 0] == 0.5
+    assert compiled.state.rb[0, 3] == 9
