@@ -19,7 +19,12 @@ from atmtcp.kernel.held_ports import accept_held, admit_held, enqueue, order_slo
 from atmtcp.kernel.rng import random_below, random_u64, splitmix64_reference
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_network
 
+from pointers import on_pointers
 from test_invariants import check_invariants
+
+(alloc_packet, channel_pop, channel_push, accept_held, admit_held, enqueue, order_slot_arrivals, port_event,
+ random_below, random_u64) = on_pointers(alloc_packet, channel_pop, channel_push, accept_held, admit_held, enqueue,
+                                         order_slot_arrivals, port_event, random_below, random_u64)
 
 
 ARRIVAL_SEQ = itertools.count()

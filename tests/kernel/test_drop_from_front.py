@@ -8,6 +8,7 @@ from atmtcp import model as m
 from atmtcp.kernel.aal5 import packet_cells
 from atmtcp.topologies import N_SOURCE_BOTTLENECK as BOTTLENECK, n_source_run
 
+from pointers import on_pointers
 from test_invariants import check_invariants
 
 
@@ -92,6 +93,7 @@ def test_packet_delineation_discards_only_the_damaged_packet(delineation, bad, o
     from atmtcp.compile import compile_run
     from atmtcp.kernel import layout as L
     from atmtcp.kernel.cells import alloc_packet, reassemble
+    alloc_packet, reassemble = on_pointers(alloc_packet, reassemble)
     compiled = compile_run(front_run("frame", False, delineation=delineation, duration=0.01))
     K, S = compiled.kernel_state, compiled.state
     damaged, whole = alloc_packet(K, 0, 0, 0, 12), alloc_packet(K, 0, 512, 0, 12)

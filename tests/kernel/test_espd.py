@@ -20,6 +20,9 @@ from atmtcp.kernel.policies import decide_espd, espd_decision
 from atmtcp.topologies import parking_lot, parking_lot_bottleneck
 
 from naive import NaiveEspd, arrivals_from_ops, cells_for
+from pointers import on_pointers
+
+decide_espd = on_pointers(decide_espd)
 
 ACCEPT = L.ACCEPT
 STAY, CAPTURE, RELEASE = L.ESPD_STAY, L.ESPD_CAPTURE, L.ESPD_RELEASE

@@ -19,6 +19,10 @@ from atmtcp.papers.ewa.section3 import equilibrium
 from atmtcp.papers.ewa.shared.scenario import ewa_network
 
 from naive import NaiveEwa
+from pointers import on_pointers
+
+alloc_packet, rewrite_ack = on_pointers(
+    alloc_packet, rewrite_ack)
 
 MSS = 1500
 KB = 1024

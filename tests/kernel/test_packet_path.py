@@ -22,6 +22,10 @@ from atmtcp.kernel.router_policies import red_average, red_decision, red_drop_pr
 from atmtcp.papers.ewa.shared.scenario import ewa_network
 
 from naive import NaiveRed, NaiveRouterQueue, cells_for
+from pointers import on_pointers
+
+alloc_packet, admit_packet, router_event = on_pointers(
+    alloc_packet, admit_packet, router_event)
 
 MSS = 1500
 IP_BYTES = MSS + 40

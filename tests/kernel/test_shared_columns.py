@@ -29,6 +29,11 @@ from atmtcp.papers.ewa.section2.scenario import ten_connection_run
 from atmtcp.simulate import warm_up_run
 from atmtcp.topologies import n_source_run
 
+from pointers import on_pointers
+
+alloc_packet, release_packet_if_done = on_pointers(
+    alloc_packet, release_packet_if_done)
+
 ATMTCP = Path(tables.__file__).parent.parent
 KERNEL = ATMTCP / "kernel"
 

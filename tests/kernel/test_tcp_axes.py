@@ -23,6 +23,11 @@ from atmtcp.kernel.tcp_sack import build_sack_blocks, mark_sacked
 from atmtcp.topologies import n_source_network
 
 from naive import MAX_CWND, TCP_MSS as MSS, NaiveSender, naive_increase, naive_sack_blocks, naive_ssthresh
+from pointers import on_pointers
+
+(duplicate_ack, new_ack, on_timeout, receiver_input, tcp_output, halve_window, open_window, build_sack_blocks,
+ mark_sacked) = on_pointers(duplicate_ack, new_ack, on_timeout, receiver_input, tcp_output, halve_window, open_window,
+                            build_sack_blocks, mark_sacked)
 
 T = 1_000_000_000          # the time of every call (ns): after the start, inside the trace window
 

@@ -11,6 +11,11 @@ from atmtcp.kernel.cells import (
 )
 from atmtcp.topologies import n_source_network
 
+from pointers import on_pointers
+
+alloc_packet, channel_push, channel_push_train, channel_take, reassemble, reassemble_cell = on_pointers(
+    alloc_packet, channel_push, channel_push_train, channel_take, reassemble, reassemble_cell)
+
 
 def small_run(n=3):
     network = n_source_network(n, 5e-6, m.PortConfig(8, m.DropPolicy("tail")))
