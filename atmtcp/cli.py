@@ -209,7 +209,7 @@ def cmd_bench(args) -> int:
             commands[peer] = ["sh", "-c", peer]
         rows, kind = compare_processes(commands, repeat=args.repeat or 5), "process"
     elif args.compile:
-        print("cold compile of the kernel (1 to 2 minutes of CPU, by the machine, and about 0.5 GB)", flush=True)
+        print("cold compile of the kernel (40 s to 2 minutes of CPU, by the machine, and about 0.5 GB)", flush=True)
         commands = {f"cold compile (ATMTCP_NO_CACHE=1 atmtcp {' '.join(COLD_COMPILE)})": cold_compile_command()}
         rows, kind = compare_processes(commands, repeat=args.repeat or 1), "compile"
     else:

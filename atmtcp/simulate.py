@@ -95,8 +95,8 @@ def from_numba_cache(error: BaseException) -> bool:
     return False
 
 
-COMPILE_NOTICE = ("atmtcp: compiling the simulation kernel for this machine, once (about 1-2 minutes and up to "
-                  "1.3 GB of memory on a 2-core machine); `atmtcp warm` does it ahead of time and also builds a "
+COMPILE_NOTICE = ("atmtcp: compiling the simulation kernel for this machine, once (about a minute on a 2-core "
+                  "machine, two on a slower one, and up to 0.6 GB of memory); `atmtcp warm` does it ahead of time and also builds a "
                   "module that starts without numba.")
 """What a process about to compile the kernel says on stderr, once: a library user's first
 :func:`simulate` after installing would otherwise wait minutes without a word."""
