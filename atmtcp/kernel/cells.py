@@ -233,6 +233,20 @@ def note_pulled_head(S, ch, time):
 
 
 @jit_inline_ir
+def slot_end(t, cell_ns):
+    """The end of the slot of ``cell_ns`` in which time ``t`` falls (a time on a slot's end begins the next
+    slot)."""
+    return (t // cell_ns + 1) * cell_ns
+
+
+@jit_inline
+def schedule_port_event(S, p, at):
+    """Push port ``p``'s ``EV_PORT`` event at ``at`` and remember its time in ``P_EVENT_AT``."""
+    itab(S, T_PORT)[p, P_EVENT_AT] = at
+    heap_push(S, at, next_seq(S), EV_PORT, p)
+
+
+@jit_inline_ir
 def new_pulled_head(S, ch, time):
     """An entry at ``time`` joins pulled channel ``ch``, which was empty: :func:`note_pulled_head`, and if
     it is due before its port's next event (``P_EVENT_AT``; INFINITE: none), schedule the end of its slot
@@ -243,9 +257,7 @@ def new_pulled_head(S, ch, time):
     p = nonneg(itab(S, T_CHAN)[ch, CH_DST_PORT])
     cell_ns = port[p, P_CELL_NS]
     if time < port[p, P_EVENT_AT] - cell_ns:
-        at = (time // cell_ns + 1) * cell_ns
-        port[p, P_EVENT_AT] = at
-        heap_push(S, at, next_seq(S), EV_PORT, p)
+        schedule_port_event(S, p, slot_end(time, cell_ns))
 
 
 @jit_inline_ir

@@ -48,19 +48,19 @@ A held cell is stored as ``((port, VC) slot, packet << 24 | hop << 16 | cell ind
 ``pv_front`` marks, per (port, VC) slot, the frame whose remaining cells the port drops: at the
 front (Frame-Front, packet index + 1) or on arrival (randomized PPD, packet serial + 1).
 """
-from .cells import drop_cell, forward_cell, free_record, port_decision
+from .cells import drop_cell, forward_cell, free_record, port_decision, schedule_port_event, slot_end
 from .lazy_fifo import admit_lazy
 from .heap import heap_pop, heap_push, heap_replace_top, next_seq
 from .jit import jit, jit_inline, jit_inline_ir
 from .layout import (
     ACCEPT, CAPTURED, CELL_GAP, CELL_HOP, CELL_IDX, CELL_LEFT, CELL_NEXT, CELL_PKT, CELL_SEQ, CELL_TIME, CELL_VC,
     CH_FREE, CH_HEAD, CH_LEN, CH_PARKED, CH_PARKED_IN_HEAP, CH_PARKED_OUT, CH_PULL_NEXT,
-    DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_CHANNEL, EV_PORT, FRONT_FRAME, PKT_NCELLS, P_FRONT, G_STATUS,
+    DROP_OVERFLOW, DROP_PARTIAL, DROP_THRESHOLD, EV_CHANNEL, FRONT_FRAME, PKT_NCELLS, P_FRONT, G_STATUS,
     G_STATUS_ARG, PKT_SERIAL, P_ACTIVE_VCS, P_CELL_NS, P_CELLS_IN, P_POLICY, PPD, PV_NORMAL,
     P_CELLS_OUT, P_EVENT_AT, P_FAN_IN, P_MAX_QUEUE, P_PEND_BASE, P_PEND_CAP, P_PEND_LEN,
     P_PEND_LOW_AT, P_QUEUE, P_RING_BASE, P_RING_CAP, P_RING_HEAD, P_RING_LEN, P_RING_LOW_AT,
-    INFINITE, SLOT_ENDS, P_HELD, P_PULL_CAND, P_PULL_HEAD, P_PULL_LB, P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SEQ, PE_SLOT_END, PE_TIME,
-    PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
+    INFINITE, SLOT_ENDS, P_HELD, P_PULL_CAND, P_PULL_HEAD, P_PULL_LB, P_SLOTTED, PE_CELL, PE_NFIELDS, PE_SEQ,
+    PE_SLOT_END, PE_TIME, PE_VC, PEND_FULL, PEND_LOW, RING_FULL, RING_LOW,
 )
 from .rings import ring_offset
 from .rng import random_below
@@ -87,14 +87,6 @@ def ring_slot(S, p, position):
     """Arena index of the ``position``-th held cell of port ``p`` (0 = the head)."""
     port = itab(S, T_PORT)
     return nonneg(port[p, P_RING_BASE] + ring_offset(port[p, P_RING_HEAD], position, port[p, P_RING_CAP]))
-
-
-@jit_inline
-def schedule_port_event(S, p, at):
-    """Push port ``p``'s ``EV_PORT`` event at ``at`` and remember its time in ``P_EVENT_AT``."""
-    port = itab(S, T_PORT)
-    port[p, P_EVENT_AT] = at
-    heap_push(S, at, next_seq(S), EV_PORT, p)
 
 
 @jit_inline
@@ -314,7 +306,7 @@ def pend_insert(S, p, v, cell, time, seq):
     cell_ns = port[p, P_CELL_NS]
     pend[row, PE_VC] = v
     pend[row, PE_CELL] = cell
-    pend[row, PE_SLOT_END] = (time // cell_ns + 1) * cell_ns
+    pend[row, PE_SLOT_END] = slot_end(time, cell_ns)
     pend[row, PE_TIME] = time
     pend[row, PE_SEQ] = seq
     port[p, P_PEND_LEN] = n + 1
@@ -445,12 +437,12 @@ def admit_held(S, p, v, hop, k, idx, t, seq):
     if port[p, P_SLOTTED] != 0:
         if pend_insert(S, p, v, pack_cell(k, hop, idx), t, seq):
             cell_ns = port[p, P_CELL_NS]
-            slot_end = (t // cell_ns + 1) * cell_ns
+            end = slot_end(t, cell_ns)
             if port[p, P_EVENT_AT] < 0:
-                schedule_port_event(S, p, slot_end)
+                schedule_port_event(S, p, end)
                 park_inputs(S, p, True)
-            elif slot_end < port[p, P_EVENT_AT]:  # a SLOT_ENDS port's next event is later (lazy_slot_end)
-                schedule_port_event(S, p, slot_end)
+            elif end < port[p, P_EVENT_AT]:  # a SLOT_ENDS port's next event is later (lazy_slot_end)
+                schedule_port_event(S, p, end)
         return
     if accept_held(S, p, v, hop, k, idx, t) and port[p, P_EVENT_AT] < 0:
         schedule_port_event(S, p, t + port[p, P_CELL_NS])
@@ -613,7 +605,7 @@ def lazy_slot_end(S, p, t):
     if due < t + cell_ns:  # due in the next slot (never before t): its end without a division
         reschedule_port_event(S, p, t + cell_ns)
     elif due < INFINITE:
-        reschedule_port_event(S, p, (due // cell_ns + 1) * cell_ns)
+        reschedule_port_event(S, p, slot_end(due, cell_ns))
     else:  # no event until a pulled channel has a head (cells.note_pulled_head) or an arrival by event
         heap_pop(S)
         port[p, P_EVENT_AT] = INFINITE
